@@ -1,0 +1,64 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Config } from './config.ts';
+import { type Db, type DbHandle, createDb } from './db/db.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createMerchantService } from './merchants/service.ts';
+import { createOAuthService } from './oauth/service.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { type Clock, systemClock } from './shared/clock.ts';
+
+/**
+ * The key behind every HMAC (secrets, tokens, card fingerprints). PURSE_SECRET_KEY in production;
+ * without it a random key is generated once and kept in the database, so every process of one
+ * deployment agrees (insert-if-absent, then read: the database decides the winner).
+ */
+async function loadHashKey(db: Db, configured: string | null): Promise<Buffer> {
+  const base = configured ?? (await storedKey(db));
+  return createHmac('sha256', base).update('purse-hash-key-v1').digest();
+}
+
+async function storedKey(db: Db): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values({ key: 'generated_secret_key', value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'generated_secret_key').executeTakeFirstOrThrow();
+  return row.value;
+}
+
+export interface BuildDepsOptions {
+  clock?: Clock;
+  /** An already opened database (tests); otherwise the configured one is opened. */
+  db?: DbHandle;
+}
+
+/** The one place that constructs the database, clock and services. */
+export async function buildDeps(config: Config, options: BuildDepsOptions = {}) {
+  const db = options.db ?? (await createDb(config));
+  await migrateToLatest(db.db);
+  const clock = options.clock ?? systemClock;
+  const hashKey = await loadHashKey(db.db, config.secretKey);
+  const metrics = createMetrics({ defaultMetrics: true });
+  const merchants = createMerchantService({ db: db.db, clock, hashKey });
+  const oauth = createOAuthService({
+    db: db.db,
+    clock,
+    hashKey,
+    tokenTtlS: config.tokenTtlS,
+    failureLimit: config.tokenFailureLimit,
+  });
+  return {
+    config,
+    db,
+    clock,
+    metrics,
+    hashKey,
+    services: { merchants, oauth },
+    async close(): Promise<void> {
+      await db.close();
+    },
+  };
+}
+
+export type Deps = Awaited<ReturnType<typeof buildDeps>>;

@@ -1,0 +1,93 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, pointerToParam } from './errors.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { OAuthError } from '../oauth/errors.ts';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Fastify's schema errors → the contract's codes, with the dotted `param`. */
+function fromValidation(errors: AjvError[], context: string): ApiError {
+  const first = errors[0]!;
+  const where = context === 'body' ? '' : context === 'querystring' ? '' : `${context} `;
+  if (first.keyword === 'required') {
+    const param = pointerToParam(first.instancePath, String(first.params.missingProperty));
+    return new ApiError('parameter_missing', `${where}${param} is required.`, { param });
+  }
+  if (first.keyword === 'additionalProperties') {
+    const param = pointerToParam(first.instancePath, String(first.params.additionalProperty));
+    return new ApiError('parameter_unknown', `${where}${param} is not a known parameter.`, { param });
+  }
+  const param = pointerToParam(first.instancePath);
+  if (param === '') return new ApiError('invalid_json', `The request ${context} must be a JSON object.`);
+  return new ApiError('parameter_invalid', `${param} ${describe(first)}.`, { param });
+}
+
+function describe(error: AjvError): string {
+  switch (error.keyword) {
+    case 'type':
+      return `must be of type ${String(error.params.type)}`;
+    case 'pattern':
+      return 'has an invalid format';
+    case 'enum':
+      return `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Framework errors (body limit, media type, timeouts) → the contract's codes. */
+function fromFastify(error: FastifyError): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_json', 'The request body is not valid JSON.');
+    default:
+      break;
+  }
+  if (error.statusCode === 413) return new ApiError('payload_too_large', 'The request body is too large.');
+  if (error.statusCode === 415) return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+  return null;
+}
+
+export function toApiError(error: unknown, request: FastifyRequest): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (fastifyError.validation && fastifyError.validation.length > 0) {
+    return fromValidation(fastifyError.validation, fastifyError.validationContext ?? 'body');
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', { headers: { 'retry-after': '2' } });
+  }
+  void request;
+  return fromFastify(fastifyError);
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof OAuthError) return error.send(reply);
+    let apiError = toApiError(error, request);
+    if (request.routeOptions.url === '/oauth/token' && apiError && apiError.status < 500) {
+      // The token endpoint speaks RFC 6749 §5.2 even for framework-level refusals.
+      const status = apiError.status === 413 ? 413 : 400;
+      return new OAuthError(status, 'invalid_request', apiError.message).send(reply);
+    }
+    if (!apiError) {
+      request.log.error({ err: error }, 'unhandled error');
+      apiError = new ApiError('internal_error', 'An internal error occurred; it has been logged.');
+    } else if (apiError.status >= 500) {
+      request.log.warn({ err: error, code: apiError.code }, 'request failed');
+    }
+    if (apiError.headers) void reply.headers(apiError.headers);
+    return reply.status(apiError.status).send(apiError.body(request.id));
+  });
+}

@@ -1,0 +1,69 @@
+/** The contract's error envelope (api-v1.md §3): one class, one renderer. */
+
+export const ERROR_TYPES = {
+  invalid_json: ['invalid_request_error', 400],
+  parameter_missing: ['invalid_request_error', 400],
+  parameter_invalid: ['invalid_request_error', 400],
+  parameter_unknown: ['invalid_request_error', 400],
+  currency_not_supported: ['invalid_request_error', 400],
+  resource_missing: ['invalid_request_error', 400],
+  token_missing: ['authentication_error', 401],
+  token_invalid: ['authentication_error', 401],
+  token_expired: ['authentication_error', 401],
+  resource_not_found: ['invalid_request_error', 404],
+  route_not_found: ['invalid_request_error', 404],
+  method_not_allowed: ['invalid_request_error', 405],
+  reference_conflict: ['invalid_request_error', 409],
+  invalid_state: ['invalid_request_error', 409],
+  payload_too_large: ['invalid_request_error', 413],
+  unsupported_media_type: ['invalid_request_error', 415],
+  rate_limited: ['rate_limit_error', 429],
+  internal_error: ['api_error', 500],
+  service_unavailable: ['api_error', 503],
+} as const satisfies Record<string, readonly [string, number]>;
+
+export type ErrorCode = keyof typeof ERROR_TYPES;
+
+export interface ApiErrorOptions {
+  param?: string;
+  /** Extra fields added to the error object, e.g. `existing_id`. */
+  extra?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly type: string;
+  readonly param: string | undefined;
+  readonly extra: Record<string, string> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    const [type, status] = ERROR_TYPES[code];
+    this.code = code;
+    this.type = type;
+    this.status = status;
+    this.param = options.param;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+
+  body(requestId: string): { error: Record<string, string> } {
+    const error: Record<string, string> = { type: this.type, code: this.code, message: this.message };
+    if (this.param !== undefined) error.param = this.param;
+    Object.assign(error, this.extra);
+    error.request_id = requestId;
+    return { error };
+  }
+}
+
+export const notFound = (): ApiError => new ApiError('resource_not_found', 'No such object.');
+
+/** JSON pointer from Ajv (`/payment_method/card/number`) → the contract's dotted path. */
+export function pointerToParam(pointer: string, child?: string): string {
+  const parts = pointer.split('/').filter((p) => p !== '').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.join('.');
+}

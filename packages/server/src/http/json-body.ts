@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+
+const MAX_DEPTH = 16;
+// C0 controls, DEL and C1 controls. JSON escapes (\u0000) decode into these, and PostgreSQL
+// refuses NUL in text, so they are refused at the door with a clear 400 instead.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Walks a parsed body once: refuses control characters in keys and values, and nesting deeper
+ * than MAX_DEPTH. Returns the dotted path of the first offence, or null.
+ */
+function findOffence(value: unknown, path: string[], depth: number): { param: string; message: string } | null {
+  if (typeof value === 'string') {
+    return CONTROL.test(value) ? { param: path.join('.'), message: 'must not contain control characters' } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  if (depth > MAX_DEPTH) return { param: path.join('.'), message: `is nested deeper than ${MAX_DEPTH} levels` };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findOffence(value[i], [...path, String(i)], depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    if (CONTROL.test(key)) return { param: [...path, key.replace(CONTROL, '?')].join('.'), message: 'has a control character in its name' };
+    const found = findOffence((value as Record<string, unknown>)[key], [...path, key], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
+  let value: unknown;
+  try {
+    // __proto__ and constructor keys become plain own properties with JSON.parse; the
+    // schemas (additionalProperties: false) then refuse them as unknown fields.
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+  }
+  const offence = findOffence(value, [], 0);
+  if (offence) {
+    throw new ApiError('parameter_invalid', `${offence.param || 'The body'} ${offence.message}.`, offence.param ? { param: offence.param } : {});
+  }
+  return value;
+}
+
+export function registerJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+
+/**
+ * Fastify answers 404 for a known path with another method; the contract wants 405 + Allow.
+ * Routes are collected as they are added and matched by pattern on a miss.
+ */
+export function registerNotFound(app: FastifyInstance): void {
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  const byUrl = new Map<string, Set<string>>();
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let set = byUrl.get(route.url);
+    if (!set) {
+      set = new Set();
+      byUrl.set(route.url, set);
+      const source = route.url
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      routes.push({ pattern: new RegExp(`^${source}$`), methods: set });
+    }
+    for (const method of methods) set.add(method);
+  });
+
+  app.setNotFoundHandler(async (request) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = routes.find((r) => r.pattern.test(path))?.methods;
+    if (allowed && allowed.size > 0 && !allowed.has(request.method)) {
+      throw new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}.`, {
+        headers: { allow: [...allowed].sort().join(', ') },
+      });
+    }
+    throw new ApiError('route_not_found', `No route ${request.method} ${path}.`);
+  });
+}

@@ -1,0 +1,57 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { createApp } from './app.ts';
+import { buildDeps } from './deps.ts';
+import { acquireDataDirLock } from './ops/data-dir-lock.ts';
+import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`purse: invalid configuration: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  const deps = await buildDeps(config);
+  const app = await createApp(deps);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const deadline = setTimeout(() => {
+      app.log.error('shutdown deadline passed; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    try {
+      await app.close();
+      await deps.close();
+      lock?.release();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
+  if (!config.databaseUrl && config.bootstrapMerchant) await bootstrapSandboxMerchant(deps, baseUrl);
+  app.log.info({ url: baseUrl, database: deps.db.kind }, 'Purse is listening');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`purse: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

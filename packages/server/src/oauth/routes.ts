@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { OAuthError } from './errors.ts';
+import type { OAuthService } from './service.ts';
+
+const REALM = 'purse';
+const TOKEN_BODY_LIMIT = 4 * 1024;
+
+const TokenRequest = Type.Object(
+  {
+    grant_type: Type.String({ examples: ['client_credentials'] }),
+    client_id: Type.String({ description: 'Required unless sent with HTTP Basic.' }),
+    client_secret: Type.String({ description: 'Required unless sent with HTTP Basic.' }),
+  },
+  { $id: 'TokenRequest', additionalProperties: true, description: 'RFC 6749 §4.4 client-credentials request; unknown fields are ignored.' },
+);
+
+const TokenResponse = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({ examples: [3600] }),
+  },
+  { $id: 'TokenResponse' },
+);
+
+const OAuthErrorBody = Type.Object(
+  {
+    error: Type.Union([
+      Type.Literal('invalid_request'),
+      Type.Literal('unsupported_grant_type'),
+      Type.Literal('invalid_client'),
+      Type.Literal('too_many_requests'),
+    ]),
+    error_description: Type.String(),
+  },
+  { $id: 'OAuthError' },
+);
+
+/**
+ * HTTP Basic client authentication (RFC 6749 §2.3.1): id and secret are form-encoded, then
+ * joined with the first ':' and base64-encoded. Returns null when the header is not Basic.
+ */
+function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | null | 'malformed' {
+  if (header === undefined) return null;
+  const match = /^basic +(\S+)$/i.exec(header.trim());
+  if (!match) return 'malformed';
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  try {
+    const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+/** Reads the grant and the client's credentials from the body and/or the Basic header. */
+function readTokenRequest(body: unknown, authorization: string | undefined) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw OAuthError.of('invalid_request', 'The body must be a JSON object or a form with grant_type, client_id and client_secret.');
+  }
+  const fields = body as Record<string, unknown>;
+  const basic = basicCredentials(authorization);
+  if (basic === 'malformed') throw OAuthError.of('invalid_request', 'The Authorization header must be HTTP Basic client credentials.');
+  if (fields.grant_type === undefined) throw OAuthError.of('invalid_request', 'grant_type is required.');
+  if (typeof fields.grant_type !== 'string') throw OAuthError.of('invalid_request', 'grant_type must be a string.');
+  if (fields.grant_type !== 'client_credentials') {
+    throw OAuthError.of('unsupported_grant_type', 'Only the client_credentials grant is supported.');
+  }
+  if (basic) {
+    if (fields.client_id !== undefined || fields.client_secret !== undefined) {
+      throw OAuthError.of('invalid_request', 'Send client credentials either in the body or in the Authorization header, not both.');
+    }
+    return { ...basic, usedBasic: true };
+  }
+  for (const name of ['client_id', 'client_secret'] as const) {
+    if (fields[name] === undefined) throw OAuthError.of('invalid_request', `${name} is required.`);
+    if (typeof fields[name] !== 'string' || fields[name] === '') throw OAuthError.of('invalid_request', `${name} must be a non-empty string.`);
+  }
+  return { clientId: fields.client_id as string, clientSecret: fields.client_secret as string, usedBasic: false };
+}
+
+export function registerOAuthRoutes(app: FastifyInstance, deps: { oauth: OAuthService }): void {
+  app.addSchema(TokenRequest);
+  app.addSchema(TokenResponse);
+  app.addSchema(OAuthErrorBody);
+  app.post(
+    '/oauth/token',
+    {
+      bodyLimit: TOKEN_BODY_LIMIT,
+      schema: {
+        operationId: 'createToken',
+        tags: ['Authentication'],
+        summary: 'Exchange client credentials for an access token',
+        description:
+          'OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Send the JSON body of the interface document, or the same fields ' +
+          'form-encoded, or the client credentials as HTTP Basic. Several tokens of one client are valid at once. Repeated failures ' +
+          'for one client are throttled with 429 and Retry-After.',
+        security: [],
+        body: { $ref: 'TokenRequest#' },
+        response: {
+          200: { description: 'A Bearer token.', $ref: 'TokenResponse#' },
+          400: { description: 'invalid_request or unsupported_grant_type.', $ref: 'OAuthError#' },
+          401: { description: 'invalid_client: unknown client, wrong secret or disabled merchant (identical bodies).', $ref: 'OAuthError#' },
+          429: { description: 'too_many_requests after repeated failures for one client; see Retry-After.', $ref: 'OAuthError#' },
+        },
+      },
+      // Validation is done by hand below so every refusal is an RFC 6749 error, not a v1 one.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const credentials = readTokenRequest(request.body, request.headers.authorization);
+      const result = await deps.oauth.issueToken(credentials.clientId, credentials.clientSecret);
+      if (!result.ok) {
+        if (result.error === 'throttled') {
+          throw OAuthError.of('too_many_requests', 'Too many failed attempts for this client; retry later.', {
+            'retry-after': String(result.retryAfterS),
+          });
+        }
+        throw OAuthError.of(
+          'invalid_client',
+          'Client authentication failed.',
+          credentials.usedBasic ? { 'www-authenticate': `Basic realm="${REALM}"` } : {},
+        );
+      }
+      return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(result.value);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+import type { Db } from '../db/db.ts';
+import type { Clock } from '../shared/clock.ts';
+import { type Result, err, ok } from '../shared/result.ts';
+import { constantTimeEqual, keyedHash, newSecret } from '../shared/secrets.ts';
+import { findMerchantByClientId } from '../merchants/store.ts';
+import * as store from './store.ts';
+
+/** What a valid Bearer token tells a route about its caller. */
+export interface AuthContext {
+  merchantId: string;
+  livemode: boolean;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+/** A verified token is trusted for this long before the database is asked again (revocation ≤ 5 s). */
+const AUTH_CACHE_MS = 2_000;
+const AUTH_CACHE_MAX = 50_000;
+const FAILURE_WINDOW_MS = 60_000;
+const FAILURE_TRACK_MAX = 100_000;
+
+interface CachedToken {
+  context: AuthContext | null;
+  expiresAtMs: number;
+  checkedAtMs: number;
+}
+
+export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer; tokenTtlS: number; failureLimit: number }) {
+  const { db, clock, hashKey, tokenTtlS, failureLimit } = deps;
+  const cache = new Map<string, CachedToken>();
+  const failures = new Map<string, { count: number; windowStartMs: number }>();
+  // A fixed hash compared against when the client is unknown, so both paths cost the same.
+  const decoyHash = keyedHash(hashKey, newSecret('decoy'));
+
+  function throttledFor(clientId: string, nowMs: number): number {
+    const entry = failures.get(clientId);
+    if (!entry || nowMs - entry.windowStartMs >= FAILURE_WINDOW_MS) return 0;
+    return entry.count >= failureLimit ? Math.ceil((entry.windowStartMs + FAILURE_WINDOW_MS - nowMs) / 1000) : 0;
+  }
+
+  function recordFailure(clientId: string, nowMs: number): void {
+    if (failures.size >= FAILURE_TRACK_MAX) failures.clear();
+    const entry = failures.get(clientId);
+    if (!entry || nowMs - entry.windowStartMs >= FAILURE_WINDOW_MS) failures.set(clientId, { count: 1, windowStartMs: nowMs });
+    else entry.count += 1;
+  }
+
+  async function issueToken(
+    clientId: string,
+    clientSecret: string,
+  ): Promise<Result<IssuedToken, 'invalid_client'> | { ok: false; error: 'throttled'; retryAfterS: number }> {
+    const now = clock.now();
+    const retryAfterS = throttledFor(clientId, now.getTime());
+    if (retryAfterS > 0) return { ok: false, error: 'throttled', retryAfterS };
+    const merchant = await findMerchantByClientId(db, clientId);
+    const matches = constantTimeEqual(merchant?.client_secret_hash ?? decoyHash, keyedHash(hashKey, clientSecret));
+    if (!merchant || !matches || merchant.status !== 'active') {
+      recordFailure(clientId, now.getTime());
+      return err('invalid_client');
+    }
+    failures.delete(clientId);
+    const accessToken = newSecret('at');
+    await store.insertAccessToken(db, {
+      tokenHash: keyedHash(hashKey, accessToken),
+      merchantId: merchant.id,
+      credentialVersion: merchant.credential_version,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + tokenTtlS * 1000),
+    });
+    return ok({ access_token: accessToken, token_type: 'Bearer', expires_in: tokenTtlS });
+  }
+
+  async function lookup(tokenHash: string, nowMs: number): Promise<CachedToken> {
+    const row = await store.findAccessToken(db, tokenHash);
+    const valid = row !== undefined && row.status === 'active' && row.token_version === row.merchant_version;
+    const entry: CachedToken = {
+      context: valid ? { merchantId: row.merchant_id, livemode: row.livemode } : null,
+      expiresAtMs: row ? row.expires_at.getTime() : 0,
+      checkedAtMs: nowMs,
+    };
+    if (cache.size >= AUTH_CACHE_MAX) cache.clear();
+    cache.set(tokenHash, entry);
+    return entry;
+  }
+
+  async function authenticate(token: string): Promise<Result<AuthContext, 'token_invalid' | 'token_expired'>> {
+    // Our tokens have one shape; anything else is refused without a database round trip.
+    if (!/^at_[A-Za-z0-9_-]{43}$/.test(token)) return err('token_invalid');
+    const nowMs = clock.now().getTime();
+    const tokenHash = keyedHash(hashKey, token);
+    let entry = cache.get(tokenHash);
+    if (!entry || nowMs - entry.checkedAtMs >= AUTH_CACHE_MS) entry = await lookup(tokenHash, nowMs);
+    if (!entry.context) return err('token_invalid');
+    if (nowMs >= entry.expiresAtMs) return err('token_expired');
+    return ok(entry.context);
+  }
+
+  return {
+    issueToken,
+    authenticate,
+    // Expired tokens are kept a day so a late caller still hears token_expired, not token_invalid.
+    deleteExpiredTokens: () => store.deleteExpiredTokens(db, new Date(clock.now().getTime() - 86_400_000)),
+  };
+}
+
+export type OAuthService = ReturnType<typeof createOAuthService>;

@@ -1,0 +1,75 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      type: Type.String({ examples: ['invalid_request_error'] }),
+      code: Type.String({ examples: ['parameter_invalid'] }),
+      message: Type.String(),
+      param: Type.Optional(Type.String({ description: 'Dotted path of the offending field, e.g. payment_method.card.number.' })),
+      existing_id: Type.Optional(Type.String({ description: 'With reference_conflict: the id of the object that owns the reference.' })),
+      request_id: Type.String({ examples: ['req_01jd6x8v1ffq8v2k3m4n5p6q7r'] }),
+    }),
+  },
+  { $id: 'Error', description: 'The error envelope of every /v1 error (api-v1.md §3).' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing.',
+  401: 'token_missing, token_invalid or token_expired; see WWW-Authenticate.',
+  404: 'resource_not_found: unknown id, or an id of another merchant (identical body).',
+  405: 'method_not_allowed; see Allow.',
+  409: 'reference_conflict (with existing_id) or invalid_state.',
+  413: 'payload_too_large: the body is over 16 KiB.',
+  415: 'unsupported_media_type: send application/json.',
+  429: 'rate_limited; see Retry-After and RateLimit-*.',
+  503: 'service_unavailable: the database is unreachable; retry after Retry-After.',
+};
+
+/** Response entries for the given error statuses, all in the contract's envelope. */
+export function errorResponses(...statuses: number[]): Record<number, unknown> {
+  const out: Record<number, unknown> = {};
+  for (const status of statuses) out[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', $ref: 'Error#' };
+  return out;
+}
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Purse API',
+        version: '1.0.0',
+        description:
+          'Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 ' +
+          'client credentials. Every response carries Request-Id and Api-Version: 1.0.0. Money amounts are decimal strings in major ' +
+          'units. Unknown body fields are rejected (parameter_unknown); types are never coerced.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        contact: { name: 'Purse operators' },
+      },
+      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local development' }],
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            description: 'Client credentials exchanged at POST /oauth/token for a Bearer token.',
+            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
+          },
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The access_token from POST /oauth/token.' },
+        },
+      },
+      security: [{ oauth2: [] }, { bearerAuth: [] }],
+      tags: [
+        { name: 'Authentication', description: 'OAuth 2.0 client credentials.' },
+        { name: 'Merchant', description: 'The authenticated merchant.' },
+        { name: 'Operations', description: 'Health, readiness, metrics and this document.' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+}

@@ -1,0 +1,5 @@
+/** Expected outcomes are values, not exceptions (see style.md, "Errors"). */
+export type Result<T, E extends string> = { ok: true; value: T } | { ok: false; error: E };
+
+export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+export const err = <E extends string>(error: E): { ok: false; error: E } => ({ ok: false, error });
