@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { constantTimeEqual, keyedHash, newSecret } from './secrets.ts';
+
+test('newSecret carries 256 random bits behind its prefix', () => {
+  const a = newSecret('sk_test');
+  const b = newSecret('sk_test');
+  assert.match(a, /^sk_test_[A-Za-z0-9_-]{43}$/);
+  assert.notEqual(a, b);
+});
+
+test('keyedHash depends on the key', () => {
+  const k1 = Buffer.alloc(32, 1);
+  const k2 = Buffer.alloc(32, 2);
+  assert.equal(keyedHash(k1, 'x'), keyedHash(k1, 'x'));
+  assert.notEqual(keyedHash(k1, 'x'), keyedHash(k2, 'x'));
+});
+
+test('constantTimeEqual compares exactly', () => {
+  assert.equal(constantTimeEqual('abc', 'abc'), true);
+  assert.equal(constantTimeEqual('abc', 'abd'), false);
+  assert.equal(constantTimeEqual('abc', 'abcd'), false);
+});
