@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Deps } from './deps.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -40,11 +40,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-export async function createApp(deps: Deps, options: { logger?: FastifyServerOptions['logger'] | FastifyServerOptions['loggerInstance'] } = {}) {
+export async function createApp(deps: Deps) {
   const app = Fastify({
-    ...(options.logger && 'info' in (options.logger as object)
-      ? { loggerInstance: options.logger as NonNullable<FastifyServerOptions['loggerInstance']> }
-      : { logger: (options.logger as FastifyServerOptions['logger']) ?? loggerOptions(deps.config.logLevel) }),
+    loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => newId('request'),
     requestIdHeader: false,
     // One lean line per request is written by the onResponse hook instead of Fastify's two.

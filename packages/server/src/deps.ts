@@ -2,7 +2,16 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { type Db, type DbHandle, createDb } from './db/db.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { pino, type Logger } from 'pino';
+import { loggerOptions } from './app.ts';
+import { createChargeService } from './charges/service.ts';
+import { createSettlement } from './charges/settlement.ts';
+import { createSettlementWorker } from './charges/worker.ts';
+import { createConnectorRegistry } from './connectors/registry.ts';
+import { createSandboxConnector } from './connectors/sandbox/connector.ts';
 import { createMerchantService } from './merchants/service.ts';
+import { createSandboxService } from './sandbox/service.ts';
+import { createWalletService } from './wallets/service.ts';
 import { createOAuthService } from './oauth/service.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
@@ -31,6 +40,7 @@ export interface BuildDepsOptions {
   clock?: Clock;
   /** An already opened database (tests); otherwise the configured one is opened. */
   db?: DbHandle;
+  logger?: Logger;
 }
 
 /** The one place that constructs the database, clock and services. */
@@ -48,14 +58,27 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     tokenTtlS: config.tokenTtlS,
     failureLimit: config.tokenFailureLimit,
   });
+  const logger = options.logger ?? pino(loggerOptions(config.logLevel) as object);
+  const sandbox = createSandboxConnector({ db: db.db, clock, delayMs: config.sandboxDelayMs });
+  const registry = createConnectorRegistry({ sandbox });
+  const settlement = createSettlement({ db: db.db, clock, registry, log: logger });
+  const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
+  const wallets = createWalletService({ db: db.db, clock, config, hashKey });
+  const sandboxHelpers = createSandboxService({ db: db.db, registry, settlement });
+  const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });
   return {
     config,
     db,
     clock,
     metrics,
     hashKey,
-    services: { merchants, oauth },
+    logger,
+    registry,
+    settlement,
+    worker,
+    services: { merchants, oauth, charges, wallets, sandbox: sandboxHelpers },
     async close(): Promise<void> {
+      await worker.stop();
       await db.close();
     },
   };

@@ -31,10 +31,111 @@ export interface SettingsTable {
   value: string;
 }
 
+type JsonValue = ColumnType<unknown, string, string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+
+export interface WalletsTable {
+  id: string;
+  merchant_id: string;
+  currency: string;
+  reference: string | null;
+  request_fingerprint: JsonValue;
+  holder: JsonValue;
+  metadata: JsonValue;
+  status: 'active' | 'inactive';
+  balance: Int8;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type ChargeKind = 'payment' | 'topup';
+export type ChargeStatus = 'pending' | 'succeeded' | 'failed';
+export type MethodType = 'wallet' | 'mobile_money' | 'card';
+export type ProviderState = 'not_started' | 'initiated' | 'none';
+
+export interface ChargesTable {
+  id: string;
+  kind: ChargeKind;
+  merchant_id: string;
+  reference: string;
+  request_fingerprint: JsonValue;
+  status: ChargeStatus;
+  amount: Int8;
+  currency: string;
+  method_type: MethodType;
+  method: JsonValue;
+  wallet_id: string | null;
+  customer: JsonValue | null;
+  description: string | null;
+  metadata: JsonValue;
+  callback_url: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  provider: string;
+  provider_reference: string | null;
+  provider_state: Generated<ProviderState>;
+  late_outcome: JsonValue | null;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  next_check_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  attempts: Generated<number>;
+}
+
+export interface LedgerTransactionsTable {
+  id: string;
+  merchant_id: string;
+  source_type: string;
+  source_id: string;
+  created_at: Timestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  transaction_id: string;
+  account: string;
+  currency: string;
+  amount: Int8;
+  balance_after: ColumnType<string | null, bigint | string | null, bigint | string | null>;
+  source_type: string;
+  source_id: string;
+  created_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: string;
+  merchant_id: string;
+  type: string;
+  object_id: string;
+  data: JsonValue;
+  livemode: boolean;
+  created_at: Timestamp;
+}
+
+export interface SandboxProviderChargesTable {
+  provider_reference: string;
+  idempotency_key: string;
+  method_type: string;
+  outcome: ChargeStatus;
+  failure_code: string | null;
+  complete_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   access_tokens: AccessTokensTable;
   settings: SettingsTable;
+  wallets: WalletsTable;
+  charges: ChargesTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  events: EventsTable;
+  sandbox_provider_charges: SandboxProviderChargesTable;
 }
 
 export type { Json };

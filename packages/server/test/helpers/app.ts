@@ -1,4 +1,5 @@
 import type { TestContext } from 'node:test';
+import { pino, type Logger } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Deps, buildDeps } from '../../src/deps.ts';
@@ -27,8 +28,12 @@ export type TestApp = Awaited<ReturnType<typeof createApp>> & { deps: Deps };
 /** Builds an app on a fresh copy of the test database; closed when the test (or suite) ends. */
 export async function buildTestApp(t: Pick<TestContext, 'after'> | null, options: TestAppOptions = {}): Promise<TestApp> {
   const config: Config = loadConfig({ ...TEST_ENV, ...options.env });
-  const deps = await buildDeps(config, { db: await openTestDb(), ...(options.clock ? { clock: options.clock } : {}) });
-  const app = (await createApp(deps, options.logger ? { logger: options.logger as never } : { logger: false as never })) as TestApp;
+  const deps = await buildDeps(config, {
+    db: await openTestDb(),
+    logger: (options.logger as Logger | undefined) ?? pino({ level: 'silent' }),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const app = (await createApp(deps)) as TestApp;
   app.deps = deps;
   await app.ready();
   t?.after(async () => {

@@ -1,0 +1,40 @@
+import { Type, type Static } from 'typebox';
+import type { ChargeStatus, MethodType } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { ListQuery } from '../shared/pagination.ts';
+import type { ChargeFilters } from './store.ts';
+
+export const ChargeListQuery = Type.Object(
+  {
+    ...ListQuery,
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')])),
+    payment_method_type: Type.Optional(Type.Union([Type.Literal('mobile_money'), Type.Literal('card'), Type.Literal('wallet')])),
+    created_gte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or after.' })),
+    created_lte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or before.' })),
+  },
+  { additionalProperties: false },
+);
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+function readTime(value: string | undefined, param: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (!RFC3339.test(value) || Number.isNaN(date.getTime())) {
+    throw new ApiError('parameter_invalid', `${param} must be an RFC 3339 time such as 2026-01-31T12:00:00Z.`, { param });
+  }
+  return date;
+}
+
+export function readChargeFilters(query: Static<typeof ChargeListQuery>): ChargeFilters {
+  const filters: ChargeFilters = {};
+  if (query.reference !== undefined) filters.reference = query.reference;
+  if (query.status !== undefined) filters.status = query.status as ChargeStatus;
+  if (query.payment_method_type !== undefined) filters.methodType = query.payment_method_type as MethodType;
+  const gte = readTime(query.created_gte, 'created_gte');
+  const lte = readTime(query.created_lte, 'created_lte');
+  if (gte) filters.createdGte = gte;
+  if (lte) filters.createdLte = lte;
+  return filters;
+}

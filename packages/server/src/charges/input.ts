@@ -1,0 +1,104 @@
+import type { Static } from 'typebox';
+import type { Config } from '../config.ts';
+import { ApiError } from '../http/errors.ts';
+import { amountErrorMessage, formatAmount, maxAmountMinor, parseAmount } from '../shared/money.ts';
+import { URL_PROBLEM_MESSAGES, checkCallbackUrl } from '../webhooks/url-guard.ts';
+import type { CardInput, CustomerInput, MobileMoneyInput } from './schemas.ts';
+
+/** Turns validated-shape request fields into canonical values, refusing what the schema cannot see. */
+
+const invalid = (param: string, message: string) => new ApiError('parameter_invalid', `${param} ${message}.`, { param });
+
+const E164 = /^\+[1-9][0-9]{7,14}$/;
+const LEADING_OR_TRAILING_SPACE = /^\s|\s$/;
+
+export function checkReference(reference: string): string {
+  if (LEADING_OR_TRAILING_SPACE.test(reference)) throw invalid('reference', 'must not start or end with white space');
+  return reference;
+}
+
+export function checkCurrency(currency: string, config: Pick<Config, 'currencies'>): string {
+  if (!config.currencies.includes(currency)) {
+    throw new ApiError('currency_not_supported', `currency ${currency} is not supported; supported: ${config.currencies.join(', ')}.`, {
+      param: 'currency',
+    });
+  }
+  return currency;
+}
+
+export function checkAmount(amount: string, currency: string, config: Pick<Config, 'maxAmounts' | 'defaultMaxAmount'>): bigint {
+  const parsed = parseAmount(amount, currency);
+  const max = maxAmountMinor(currency, config.maxAmounts, config.defaultMaxAmount);
+  if (!parsed.ok) throw new ApiError('parameter_invalid', `${amountErrorMessage(parsed.error, currency, formatAmount(max, currency))}.`, { param: 'amount' });
+  if (parsed.value > max) {
+    throw new ApiError('parameter_invalid', `${amountErrorMessage('too_large', currency, formatAmount(max, currency))}.`, { param: 'amount' });
+  }
+  return parsed.value;
+}
+
+export function checkPhone(phone: string, param: string): string {
+  if (!E164.test(phone)) throw invalid(param, 'must be an E.164 phone number such as +254712345678');
+  return phone;
+}
+
+export function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = number.charCodeAt(number.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+export function cardBrand(number: string): string {
+  if (/^4/.test(number)) return 'visa';
+  if (/^(5[1-5]|2(2[2-9][1-9]|2[3-9]|[3-6]|7[01]|720))/.test(number)) return 'mastercard';
+  if (/^3[47]/.test(number)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(number)) return 'discover';
+  return 'unknown';
+}
+
+export function checkCard(card: Static<typeof CardInput>, param: string, now: Date): void {
+  if (!/^[0-9]{12,19}$/.test(card.number)) throw invalid(`${param}.number`, 'must be 12 to 19 digits');
+  if (!luhnValid(card.number)) throw invalid(`${param}.number`, 'is not a valid card number');
+  if (card.exp_year < 2000 || card.exp_year > 2100) throw invalid(`${param}.exp_year`, 'must be a four-digit year');
+  const monthIndex = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  if (card.exp_year * 12 + (card.exp_month - 1) < monthIndex) throw invalid(`${param}.exp_month`, 'is in the past: the card has expired');
+  if (!/^[0-9]{3,4}$/.test(card.cvc)) throw invalid(`${param}.cvc`, 'must be 3 or 4 digits');
+}
+
+export function checkMobileMoney(mm: Static<typeof MobileMoneyInput>, param: string): { phone_number: string; provider: string | null } {
+  return { phone_number: checkPhone(mm.phone_number, `${param}.phone_number`), provider: mm.provider ?? null };
+}
+
+export function checkCustomer(customer: Static<typeof CustomerInput> | undefined) {
+  if (!customer) return null;
+  if (customer.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.email)) throw invalid('customer.email', 'must be an email address');
+  return {
+    name: customer.name ?? null,
+    email: customer.email ?? null,
+    phone_number: customer.phone_number === undefined ? null : checkPhone(customer.phone_number, 'customer.phone_number'),
+  };
+}
+
+export function checkCallback(url: string | undefined, config: Pick<Config, 'allowPrivateWebhookUrls'>): string | null {
+  if (url === undefined) return null;
+  const problem = checkCallbackUrl(url, config.allowPrivateWebhookUrls);
+  if (problem) throw invalid('callback_url', URL_PROBLEM_MESSAGES[problem]);
+  return url;
+}
+
+/** The object named by `type` must be there, and no other. */
+export function checkMethodShape(method: Record<string, unknown>, param: string): void {
+  const type = method.type as string;
+  if (method[type] === undefined) {
+    throw new ApiError('parameter_missing', `${param}.${type} is required when ${param}.type is ${type}.`, { param: `${param}.${type}` });
+  }
+  for (const key of Object.keys(method)) {
+    if (key !== 'type' && key !== type) throw invalid(`${param}.${key}`, `is not allowed when ${param}.type is ${type}`);
+  }
+}

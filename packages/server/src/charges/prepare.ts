@@ -1,0 +1,130 @@
+import type { Config } from '../config.ts';
+import type { ProviderMethod } from '../connectors/connector.ts';
+import type { Db } from '../db/db.ts';
+import type { ChargeKind, MethodType } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import type { AuthContext } from '../oauth/service.ts';
+import { type Fingerprint, fingerprint } from '../shared/fingerprint.ts';
+import { isIdOf } from '../shared/ids.ts';
+import { keyedHash } from '../shared/secrets.ts';
+import { findWallet } from '../wallets/store.ts';
+import * as input from './input.ts';
+
+/** A create request after validation: canonical values, the public method, and the fingerprint. */
+export interface PreparedCharge {
+  kind: ChargeKind;
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+  methodType: MethodType;
+  /** What is stored and returned: never a full card number or a CVC. */
+  publicMethod: unknown;
+  /** What the provider needs; lives only in memory for this request. */
+  providerMethod: ProviderMethod | null;
+  walletId: string | null;
+  walletActive: boolean;
+  customer: unknown;
+  description: string | null;
+  metadata: Record<string, string>;
+  callbackUrl: string | null;
+  fingerprint: Fingerprint;
+}
+
+export interface ChargeBody {
+  reference: string;
+  amount: string;
+  currency: string;
+  method: Record<string, unknown> & { type: string };
+  /** payment_method or source: the name the merchant used, for `param`. */
+  methodParam: string;
+  walletId?: string;
+  customer?: Parameters<typeof input.checkCustomer>[0];
+  description?: string;
+  metadata?: Record<string, string>;
+  callback_url?: string;
+}
+
+const missingWallet = (param: string) => new ApiError('resource_missing', `No such wallet: ${param} does not name a wallet of this account.`, { param });
+
+async function loadWallet(db: Db, auth: AuthContext, id: string, currency: string, param: string) {
+  const wallet = isIdOf('wallet', id) ? await findWallet(db, auth.merchantId, id) : undefined;
+  if (!wallet) throw missingWallet(param);
+  if (wallet.currency !== currency) {
+    throw new ApiError('parameter_invalid', `${param} holds ${wallet.currency}, not ${currency}.`, { param });
+  }
+  return wallet;
+}
+
+function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
+  const { method, methodParam: p } = body;
+  input.checkMethodShape(method, p);
+  if (method.type === 'card') {
+    const card = method.card as Parameters<typeof input.checkCard>[0];
+    input.checkCard(card, `${p}.card`, now);
+    return {
+      publicMethod: { type: 'card', card: { brand: input.cardBrand(card.number), last4: card.number.slice(-4), exp_month: card.exp_month, exp_year: card.exp_year } },
+      providerMethod: { type: 'card', number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc } as ProviderMethod,
+      // A keyed hash of the number; the CVC is left out (api-v1.md §7).
+      canonical: { type: 'card', number: keyedHash(hashKey, `card:${card.number}`), exp_month: card.exp_month, exp_year: card.exp_year, holder_name: card.holder_name ?? null },
+    };
+  }
+  if (method.type === 'mobile_money') {
+    const mm = input.checkMobileMoney(method.mobile_money as Parameters<typeof input.checkMobileMoney>[0], `${p}.mobile_money`);
+    return {
+      publicMethod: { type: 'mobile_money', mobile_money: mm },
+      providerMethod: { type: 'mobile_money', phoneNumber: mm.phone_number, provider: mm.provider } as ProviderMethod,
+      canonical: { type: 'mobile_money', ...mm },
+    };
+  }
+  const walletId = (method.wallet as { wallet_id: string }).wallet_id;
+  return { publicMethod: { type: 'wallet', wallet: { wallet_id: walletId } }, providerMethod: null, canonical: { type: 'wallet', wallet_id: walletId } };
+}
+
+/** Validates a payment or top-up request; throws the contract's 400 before anything is stored. */
+export async function prepareCharge(
+  deps: { db: Db; config: Config; hashKey: Buffer; now: Date },
+  auth: AuthContext,
+  kind: ChargeKind,
+  body: ChargeBody,
+): Promise<PreparedCharge> {
+  const { config, hashKey, now } = deps;
+  const reference = input.checkReference(body.reference);
+  const currency = input.checkCurrency(body.currency, config);
+  const amountMinor = input.checkAmount(body.amount, currency, config);
+  const described = describeMethod(body, now, hashKey);
+  const customer = input.checkCustomer(body.customer);
+  const callbackUrl = input.checkCallback(body.callback_url, config);
+  const description = body.description ?? null;
+  const metadata = body.metadata ?? {};
+
+  const walletParam = kind === 'topup' ? 'wallet_id' : `${body.methodParam}.wallet.wallet_id`;
+  const walletId = kind === 'topup' ? body.walletId! : described.publicMethod.type === 'wallet' ? (described.canonical as { wallet_id: string }).wallet_id : null;
+  const wallet = walletId === null ? null : await loadWallet(deps.db, auth, walletId, currency, walletParam);
+
+  const fields: Record<string, unknown> = {
+    amount: amountMinor.toString(),
+    currency,
+    [body.methodParam]: described.canonical,
+    description,
+    metadata,
+    callback_url: callbackUrl,
+  };
+  if (kind === 'payment') fields.customer = customer;
+  else fields.wallet_id = walletId;
+  return {
+    kind,
+    reference,
+    amountMinor,
+    currency,
+    methodType: described.publicMethod.type as MethodType,
+    publicMethod: described.publicMethod,
+    providerMethod: described.providerMethod,
+    walletId,
+    walletActive: wallet?.status === 'active',
+    customer,
+    description,
+    metadata,
+    callbackUrl,
+    fingerprint: fingerprint(hashKey, fields),
+  };
+}

@@ -1,0 +1,127 @@
+import type { Config } from '../config.ts';
+import { FAILURE_MESSAGES } from '../connectors/connector.ts';
+import type { ConnectorRegistry } from '../connectors/registry.ts';
+import type { Db } from '../db/db.ts';
+import type { ChargeKind } from '../db/schema.ts';
+import { recordEvent } from '../events/store.ts';
+import { notFound } from '../http/errors.ts';
+import { merchantAccount, walletAccount } from '../ledger/accounts.ts';
+import { postLedgerTransaction } from '../ledger/service.ts';
+import type { AuthContext } from '../oauth/service.ts';
+import type { Clock } from '../shared/clock.ts';
+import { isIdOf, newId } from '../shared/ids.ts';
+import type { PageRequest } from '../shared/pagination.ts';
+import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
+import { type ChargeBody, type PreparedCharge, prepareCharge } from './prepare.ts';
+import { type FinalOutcome, LEASE_MS, type Settlement, failed } from './settlement.ts';
+import * as store from './store.ts';
+import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
+
+/** Provider name of wallet payments: money moves inside Purse's own ledger. */
+const INTERNAL_PROVIDER = 'purse';
+
+export function createChargeService(deps: { db: Db; clock: Clock; config: Config; hashKey: Buffer; registry: ConnectorRegistry; settlement: Settlement }) {
+  const { db, clock, config, registry, settlement } = deps;
+
+  /** A wallet payment settles inside the claim's transaction; refusals are business outcomes. */
+  async function settleWithoutProvider(trx: Db, row: ChargeRow, prepared: PreparedCharge, now: Date): Promise<FinalOutcome | null> {
+    if (row.provider !== INTERNAL_PROVIDER && registry.get(row.provider) === null) return failed('provider_error');
+    if (row.kind === 'topup' && !prepared.walletActive) return failed('wallet_inactive');
+    if (prepared.methodType !== 'wallet') return null;
+    const posted = await postLedgerTransaction(trx, {
+      merchantId: row.merchant_id,
+      sourceType: 'payment',
+      sourceId: row.id,
+      createdAt: now,
+      lines: [
+        { account: walletAccount(prepared.walletId!), currency: row.currency, amount: -prepared.amountMinor },
+        { account: merchantAccount(row.merchant_id, row.currency), currency: row.currency, amount: prepared.amountMinor },
+      ],
+    });
+    return posted.ok ? { status: 'succeeded', providerReference: null } : failed(posted.error);
+  }
+
+  /**
+   * The claim: the charge row, its created event and, when no provider is involved, the
+   * outcome with its ledger posting, in one short transaction. Undefined: the reference is taken.
+   */
+  async function claim(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<ChargeRow | undefined> {
+    const provider = prepared.methodType === 'wallet' ? INTERNAL_PROVIDER : (registry.providerFor(auth.livemode) ?? 'unconfigured');
+    const expiresAt = prepared.methodType === 'mobile_money' ? new Date(now.getTime() + config.mobileMoneyExpiryS * 1000) : null;
+    const lease = new Date(now.getTime() + LEASE_MS);
+    return db.transaction().execute(async (trx) => {
+      const row = await store.insertCharge(trx, {
+        id: newId(prepared.kind === 'payment' ? 'payment' : 'topup'),
+        kind: prepared.kind,
+        merchantId: auth.merchantId,
+        reference: prepared.reference,
+        fingerprint: prepared.fingerprint,
+        amountMinor: prepared.amountMinor,
+        currency: prepared.currency,
+        methodType: prepared.methodType,
+        method: prepared.publicMethod,
+        walletId: prepared.walletId,
+        customer: prepared.kind === 'payment' ? prepared.customer : null,
+        description: prepared.description,
+        metadata: prepared.metadata,
+        callbackUrl: prepared.callbackUrl,
+        provider,
+        livemode: auth.livemode,
+        now,
+        expiresAt,
+        leaseUntil: lease,
+        nextCheckAt: lease,
+      });
+      if (!row) return undefined;
+      await recordEvent(trx, { merchantId: row.merchant_id, type: `${row.kind}.created`, object: chargeView(row), createdAt: now });
+      const outcome = await settleWithoutProvider(trx, row, prepared, now);
+      if (!outcome) return row;
+      const failureCode = outcome.status === 'failed' ? outcome.failureCode : null;
+      const done = (await store.finishCharge(
+        trx,
+        row.id,
+        { status: outcome.status, failureCode, failureMessage: failureCode ? FAILURE_MESSAGES[failureCode] : null, providerReference: null },
+        now,
+      ))!;
+      await recordEvent(trx, { merchantId: done.merchant_id, type: `${done.kind}.${outcome.status}`, object: chargeView(done), createdAt: now });
+      return done;
+    });
+  }
+
+  /** Same reference again: replay (resuming a dead first attempt), or 409 for a different request. */
+  async function replay(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
+    const existing = await store.findChargeByReference(db, auth.merchantId, prepared.kind, prepared.reference);
+    if (!existing) throw new Error('reference taken but no charge found');
+    const stored = existing.request_fingerprint as Record<string, string>;
+    if (!sameRequest(stored, prepared.fingerprint)) throw referenceConflict(prepared.reference, existing.id, stored, prepared.fingerprint);
+    if (existing.status === 'pending' && existing.provider_state === 'not_started' && prepared.providerMethod) {
+      const claimed = await store.claimLease(db, existing.id, now, new Date(now.getTime() + LEASE_MS));
+      if (claimed) return { created: false, object: chargeView(await settlement.resume(claimed, prepared.providerMethod)) };
+    }
+    return { created: false, object: chargeView(existing) };
+  }
+
+  return {
+    async createCharge(auth: AuthContext, kind: ChargeKind, body: ChargeBody): Promise<Created<ChargeView>> {
+      const now = clock.now();
+      const prepared = await prepareCharge({ db, config, hashKey: deps.hashKey, now }, auth, kind, body);
+      const row = await claim(auth, prepared, now);
+      if (!row) return replay(auth, prepared, now);
+      if (row.status !== 'pending') return { created: true, object: chargeView(row) };
+      return { created: true, object: chargeView(await settlement.initiateWithProvider(row, prepared.providerMethod!)) };
+    },
+
+    async getCharge(auth: AuthContext, kind: ChargeKind, id: string): Promise<ChargeView> {
+      const row = isIdOf(kind === 'payment' ? 'payment' : 'topup', id) ? await store.findCharge(db, auth.merchantId, kind, id) : undefined;
+      if (!row) throw notFound();
+      return chargeView(row);
+    },
+
+    async listCharges(auth: AuthContext, kind: ChargeKind, filters: store.ChargeFilters, page: PageRequest) {
+      const { rows, hasMore } = await store.listCharges(db, auth.merchantId, kind, filters, page);
+      return { object: 'list' as const, data: rows.map(chargeView), has_more: hasMore };
+    },
+  };
+}
+
+export type ChargeService = ReturnType<typeof createChargeService>;

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { Connector, FailureCode, InitiateRequest, ProviderOutcome, StatusOutcome, StatusRequest } from '../connector.ts';
+import { FAILURE_CODES } from '../connector.ts';
+import { SLOW_FACTOR, cardFailure, mobileMoneyRule } from './rules.ts';
+
+type BookRow = { provider_reference: string; outcome: string; failure_code: string | null; complete_at: Date | null };
+
+/**
+ * The built-in sandbox provider. It behaves like a remote provider: it keeps its own books
+ * (table sandbox_provider_charges, written outside our transactions, as a network call would
+ * be), is idempotent on our key, and settles mobile money after a delay that the settlement
+ * worker discovers by polling.
+ */
+export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: number }): Connector & {
+  force(idempotencyKey: string, outcome: 'succeeded' | 'failed', failureCode: FailureCode | null): Promise<boolean>;
+} {
+  const { db, clock, delayMs } = deps;
+
+  function toOutcome(row: BookRow, nowMs: number): ProviderOutcome {
+    const settled = row.complete_at !== null && row.complete_at.getTime() <= nowMs;
+    if (row.outcome === 'pending' || !settled) {
+      const checkAfterMs = row.complete_at ? Math.max(0, row.complete_at.getTime() - nowMs) : 60_000;
+      return { status: 'pending', providerReference: row.provider_reference, checkAfterMs };
+    }
+    if (row.outcome === 'succeeded') return { status: 'succeeded', providerReference: row.provider_reference };
+    return { status: 'failed', providerReference: row.provider_reference, failureCode: row.failure_code as FailureCode };
+  }
+
+  function plan(request: InitiateRequest, now: Date): { outcome: string; failureCode: FailureCode | null; completeAt: Date | null } {
+    if (request.method.type === 'card') {
+      const failureCode = cardFailure(request.method.number);
+      return { outcome: failureCode ? 'failed' : 'succeeded', failureCode, completeAt: now };
+    }
+    const rule = mobileMoneyRule(request.method.phoneNumber);
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const completeAt =
+      rule.after === 'delay' ? at(delayMs) : rule.after === 'slow' ? at(delayMs * SLOW_FACTOR) : rule.after === 'expiry' ? request.expiresAt : null;
+    return { outcome: rule.outcome, failureCode: rule.failureCode, completeAt };
+  }
+
+  async function find(idempotencyKey: string): Promise<BookRow | undefined> {
+    return db
+      .selectFrom('sandbox_provider_charges')
+      .select(['provider_reference', 'outcome', 'failure_code', 'complete_at'])
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirst();
+  }
+
+  return {
+    name: 'sandbox',
+
+    async initiate(request) {
+      const now = clock.now();
+      const planned = plan(request, now);
+      await db
+        .insertInto('sandbox_provider_charges')
+        .values({
+          provider_reference: `sbx_${randomBytes(12).toString('hex')}`,
+          idempotency_key: request.idempotencyKey,
+          method_type: request.method.type,
+          outcome: planned.outcome as 'pending',
+          failure_code: planned.failureCode,
+          complete_at: planned.completeAt,
+          created_at: now,
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .execute();
+      return toOutcome((await find(request.idempotencyKey))!, now.getTime());
+    },
+
+    async getStatus(request: StatusRequest): Promise<StatusOutcome> {
+      const row = await find(request.idempotencyKey);
+      return row ? toOutcome(row, clock.now().getTime()) : { status: 'not_found' };
+    },
+
+    parseCallback(body) {
+      const b = body as { idempotency_key?: unknown; provider_reference?: unknown; status?: unknown; failure_code?: unknown } | null;
+      if (!b || typeof b.idempotency_key !== 'string' || typeof b.provider_reference !== 'string') return null;
+      if (b.status === 'succeeded') return { idempotencyKey: b.idempotency_key, outcome: { status: 'succeeded', providerReference: b.provider_reference } };
+      if (b.status === 'failed' && FAILURE_CODES.includes(b.failure_code as FailureCode)) {
+        return {
+          idempotencyKey: b.idempotency_key,
+          outcome: { status: 'failed', providerReference: b.provider_reference, failureCode: b.failure_code as FailureCode },
+        };
+      }
+      return null;
+    },
+
+    /** Sandbox helpers: settle now with the given outcome. False when the provider never saw it. */
+    async force(idempotencyKey, outcome, failureCode) {
+      const result = await db
+        .updateTable('sandbox_provider_charges')
+        .set({ outcome, failure_code: failureCode, complete_at: clock.now() })
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+  };
+}
+
+export type SandboxConnector = ReturnType<typeof createSandboxConnector>;

@@ -1,0 +1,13 @@
+/**
+ * Ledger account names. Only wallets keep a cached balance (they must never go negative);
+ * a merchant's collected funds and the outside world are sums of append-only entries, so
+ * concurrent payments of one merchant never queue on one balance row.
+ */
+export const walletAccount = (walletId: string): string => `wallet:${walletId}`;
+export const merchantAccount = (merchantId: string, currency: string): string => `merchant:${merchantId}:${currency}`;
+/** Money arriving from or leaving to the outside world through a provider and means. */
+export const providerAccount = (provider: string, method: string, currency: string): string => `provider:${provider}:${method}:${currency}`;
+
+export function walletIdOf(account: string): string | null {
+  return account.startsWith('wallet:') ? account.slice('wallet:'.length) : null;
+}

@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+
+export interface LedgerReport {
+  transactions: number;
+  entries: number;
+  /** Transactions whose entries do not sum to zero in some currency, or that have under two entries. */
+  unbalanced: string[];
+  /** Wallets whose cached balance differs from the sum of their entries. */
+  walletMismatches: { walletId: string; balance: string; entries: string }[];
+  negativeWallets: string[];
+  /** Succeeded charges without exactly one posting, and other charges with any. */
+  chargePostingMismatches: string[];
+}
+
+/** Checks the whole ledger; tests call it after every flow. An empty report means healthy. */
+export async function verifyLedger(db: Db): Promise<LedgerReport> {
+  const counts = await sql<{ transactions: string; entries: string }>`
+    SELECT (SELECT count(*) FROM ledger_transactions) AS transactions, (SELECT count(*) FROM ledger_entries) AS entries
+  `.execute(db);
+  const unbalanced = await sql<{ id: string }>`
+    SELECT t.id FROM ledger_transactions t
+    LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+    GROUP BY t.id
+    HAVING count(e.id) < 2
+    UNION
+    SELECT transaction_id FROM ledger_entries GROUP BY transaction_id, currency HAVING sum(amount) <> 0
+  `.execute(db);
+  const mismatches = await sql<{ wallet_id: string; balance: string; entries: string }>`
+    SELECT w.id AS wallet_id, w.balance::text AS balance, coalesce(s.total, 0)::text AS entries
+    FROM wallets w
+    LEFT JOIN (SELECT account, sum(amount) AS total FROM ledger_entries WHERE account LIKE 'wallet:%' GROUP BY account) s
+      ON s.account = 'wallet:' || w.id
+    WHERE w.balance <> coalesce(s.total, 0)
+  `.execute(db);
+  const negative = await sql<{ id: string }>`SELECT id FROM wallets WHERE balance < 0`.execute(db);
+  const postings = await sql<{ id: string }>`
+    SELECT c.id FROM charges c
+    LEFT JOIN ledger_transactions t ON t.source_id = c.id
+    GROUP BY c.id, c.status
+    HAVING (c.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
+  `.execute(db);
+  return {
+    transactions: Number(counts.rows[0]!.transactions),
+    entries: Number(counts.rows[0]!.entries),
+    unbalanced: unbalanced.rows.map((r) => r.id),
+    walletMismatches: mismatches.rows.map((r) => ({ walletId: r.wallet_id, balance: r.balance, entries: r.entries })),
+    negativeWallets: negative.rows.map((r) => r.id),
+    chargePostingMismatches: postings.rows.map((r) => r.id),
+  };
+}
+
+export function isHealthy(report: LedgerReport): boolean {
+  return (
+    report.unbalanced.length === 0 &&
+    report.walletMismatches.length === 0 &&
+    report.negativeWallets.length === 0 &&
+    report.chargePostingMismatches.length === 0
+  );
+}

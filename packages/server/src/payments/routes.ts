@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { ChargeService } from '../charges/service.ts';
+import { readChargeFilters, ChargeListQuery } from '../charges/filters.ts';
+import {
+  Amount,
+  CallbackUrl,
+  Currency,
+  CustomerInput,
+  Description,
+  Metadata,
+  PaymentMethodView,
+  PaymentView,
+  Reference,
+  paymentMethodInput,
+} from '../charges/schemas.ts';
+import { errorResponses } from '../ops/openapi.ts';
+import { listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import type { Created } from '../shared/replay.ts';
+
+export const CreatePaymentBody = Type.Object(
+  {
+    reference: Reference,
+    amount: Amount,
+    currency: Currency,
+    payment_method: paymentMethodInput(['mobile_money', 'card', 'wallet']),
+    customer: Type.Optional(CustomerInput),
+    description: Type.Optional(Description),
+    callback_url: Type.Optional(CallbackUrl),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
+
+/** 201 + Location for a new object; 200 + Idempotent-Replayed for the same reference and request. */
+export function sendCreated<T extends { id: string }>(reply: FastifyReply, result: Created<T>, path: string) {
+  if (result.created) return reply.status(201).header('location', `/v1/${path}/${result.object.id}`).send(result.object);
+  return reply.status(200).header('idempotent-replayed', 'true').send(result.object);
+}
+
+export const CREATE_RESPONSES = {
+  200: 'The same reference with the same request: the existing object in its current state (Idempotent-Replayed: true).',
+  201: 'Created. Business failures (declined card, empty wallet) are 201 with status "failed" and a failure code.',
+};
+
+export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: ChargeService }): void {
+  app.addSchema(PaymentMethodView);
+  app.addSchema(PaymentView);
+  const tags = ['Payments'];
+
+  app.post(
+    '/payments',
+    {
+      schema: {
+        operationId: 'createPayment',
+        tags,
+        summary: 'Take a payment by mobile money, card or wallet',
+        description:
+          'Mobile money is asynchronous (pending, then settled or expired at expires_at). A card is authorised synchronously. ' +
+          'A wallet of the same merchant and currency is debited atomically. `reference` is unique per merchant: the same ' +
+          'reference with the same request replays (200), with a different request is 409 reference_conflict.',
+        body: CreatePaymentBody,
+        response: {
+          200: { description: CREATE_RESPONSES[200], $ref: 'Payment#' },
+          201: { description: CREATE_RESPONSES[201], $ref: 'Payment#' },
+          ...errorResponses(400, 401, 409, 413, 415, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as Static<typeof CreatePaymentBody>;
+      const result = await deps.charges.createCharge(request.auth, 'payment', {
+        ...body,
+        method: body.payment_method,
+        methodParam: 'payment_method',
+      });
+      return sendCreated(reply, result, 'payments');
+    },
+  );
+
+  app.get(
+    '/payments/:id',
+    {
+      schema: {
+        operationId: 'getPayment',
+        tags,
+        summary: 'Retrieve a payment',
+        params: IdParams,
+        response: { 200: { $ref: 'Payment#' }, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => deps.charges.getCharge(request.auth, 'payment', (request.params as { id: string }).id),
+  );
+
+  app.get(
+    '/payments',
+    {
+      schema: {
+        operationId: 'listPayments',
+        tags,
+        summary: 'List payments, newest first',
+        querystring: ChargeListQuery,
+        response: { 200: listResponseSchema('Payment'), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query as Static<typeof ChargeListQuery>;
+      return deps.charges.listCharges(request.auth, 'payment', readChargeFilters(query), readPageRequest(query, 'payment'));
+    },
+  );
+}

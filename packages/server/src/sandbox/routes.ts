@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { FAILURE_CODES, type FailureCode } from '../connectors/connector.ts';
+import type { ChargeKind } from '../db/schema.ts';
+import { errorResponses } from '../ops/openapi.ts';
+import type { SandboxService } from './service.ts';
+
+const ForceBody = Type.Object(
+  { failure_code: Type.Optional(Type.Union(FAILURE_CODES.map((c) => Type.Literal(c)))) },
+  { additionalProperties: false },
+);
+
+/** Sandbox-only helpers that force a pending object's outcome (api-v1.md §10). Live merchants get 404. */
+export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: SandboxService }): void {
+  for (const [path, kind, ref] of [['payments', 'payment', 'Payment'], ['topups', 'topup', 'Topup']] as const) {
+    for (const outcome of ['succeed', 'fail'] as const) {
+      app.post(
+        `/sandbox/${path}/:id/${outcome}`,
+        {
+          schema: {
+            operationId: `sandbox${outcome === 'succeed' ? 'Succeed' : 'Fail'}${ref}`,
+            tags: ['Sandbox'],
+            summary: `Force a pending ${kind} to ${outcome === 'succeed' ? 'succeed' : 'fail'} (sandbox merchants only)`,
+            description:
+              'Only for pending objects (otherwise 409 invalid_state). The outcome goes through the sandbox provider and the ' +
+              'normal settlement, so the ledger, events and webhooks behave as live.' +
+              (outcome === 'fail' ? ' Optional body {"failure_code": …}; default payer_declined (mobile money) or card_declined.' : ''),
+            params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
+            ...(outcome === 'fail' ? { body: Type.Optional(ForceBody) } : {}),
+            response: { 200: { $ref: `${ref}#` }, ...errorResponses(400, 401, 404, 409, 429) },
+          },
+        },
+        async (request) => {
+          const body = (request.body ?? {}) as Static<typeof ForceBody>;
+          return deps.sandbox.force(request.auth, kind as ChargeKind, (request.params as { id: string }).id, outcome, (body.failure_code as FailureCode | undefined) ?? null);
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type { FailureCode } from '../connectors/connector.ts';
+import type { ConnectorRegistry } from '../connectors/registry.ts';
+import type { Settlement } from '../charges/settlement.ts';
+import * as chargeStore from '../charges/store.ts';
+import { chargeView, type ChargeView } from '../charges/view.ts';
+import type { Db } from '../db/db.ts';
+import type { ChargeKind } from '../db/schema.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import type { AuthContext } from '../oauth/service.ts';
+import { isIdOf } from '../shared/ids.ts';
+
+export function createSandboxService(deps: { db: Db; registry: ConnectorRegistry; settlement: Settlement }) {
+  const { db, registry, settlement } = deps;
+  return {
+    async force(auth: AuthContext, kind: ChargeKind, id: string, outcome: 'succeed' | 'fail', failureCode: FailureCode | null): Promise<ChargeView> {
+      if (auth.livemode) throw new ApiError('route_not_found', 'Sandbox helpers exist only for sandbox merchants.');
+      const charge = isIdOf(kind === 'payment' ? 'payment' : 'topup', id) ? await chargeStore.findCharge(db, auth.merchantId, kind, id) : undefined;
+      if (!charge) throw notFound();
+      if (charge.status !== 'pending' || charge.provider !== registry.sandbox.name) {
+        throw new ApiError('invalid_state', `Only a pending ${kind} can be forced; this one is ${charge.status}.`);
+      }
+      const code: FailureCode | null = outcome === 'succeed' ? null : (failureCode ?? (charge.method_type === 'card' ? 'card_declined' : 'payer_declined'));
+      await registry.sandbox.force(charge.id, outcome === 'succeed' ? 'succeeded' : 'failed', code);
+      const settled = await settlement.applyOutcome(
+        charge.id,
+        code === null ? { status: 'succeeded', providerReference: charge.provider_reference } : { status: 'failed', failureCode: code, providerReference: charge.provider_reference },
+      );
+      return chargeView(settled);
+    },
+  };
+}
+
+export type SandboxService = ReturnType<typeof createSandboxService>;

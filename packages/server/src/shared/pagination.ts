@@ -1,0 +1,71 @@
+import type { SelectQueryBuilder } from 'kysely';
+import { Type } from 'typebox';
+import { ApiError } from '../http/errors.ts';
+import { type IdKind, isIdOf } from './ids.ts';
+
+/** Cursor lists (api-v1.md §9): newest first, keyed on the time-sortable id. */
+
+export const ListQuery = {
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100; default 10.' })),
+  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'An id: the page after it (older objects).' })),
+  ending_before: Type.Optional(Type.String({ maxLength: 64, description: 'An id: the page before it (newer objects).' })),
+};
+
+export interface PageRequest {
+  limit: number;
+  startingAfter: string | null;
+  endingBefore: string | null;
+}
+
+export function readPageRequest(query: { limit?: string; starting_after?: string; ending_before?: string }, kind: IdKind): PageRequest {
+  const limit = query.limit === undefined ? 10 : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new ApiError('parameter_invalid', 'limit must be a whole number from 1 to 100.', { param: 'limit' });
+  }
+  if (query.starting_after !== undefined && query.ending_before !== undefined) {
+    throw new ApiError('parameter_invalid', 'Send starting_after or ending_before, not both.', { param: 'ending_before' });
+  }
+  for (const name of ['starting_after', 'ending_before'] as const) {
+    const value = query[name];
+    if (value !== undefined && !isIdOf(kind, value)) throw new ApiError('parameter_invalid', `${name} must be an id of this list.`, { param: name });
+  }
+  return { limit, startingAfter: query.starting_after ?? null, endingBefore: query.ending_before ?? null };
+}
+
+export interface Page<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+/**
+ * Runs a keyset page over `idColumn`. The query must already be scoped to the merchant, so
+ * a cursor from another merchant only positions the page; it can never select foreign rows.
+ */
+export async function fetchPage<DB, TB extends keyof DB, O extends { id: string }>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: PageRequest,
+): Promise<{ rows: O[]; hasMore: boolean }> {
+  // Kysely cannot type a column name chosen at run time; the callers pass a literal.
+  const col = idColumn as never;
+  let q = query;
+  if (page.endingBefore) q = q.where(col, '>', page.endingBefore as never).orderBy(col, 'asc');
+  else {
+    if (page.startingAfter) q = q.where(col, '<', page.startingAfter as never);
+    q = q.orderBy(col, 'desc');
+  }
+  const rows = await q.limit(page.limit + 1).execute();
+  const hasMore = rows.length > page.limit;
+  const pageRows = rows.slice(0, page.limit);
+  if (page.endingBefore) pageRows.reverse();
+  return { rows: pageRows, hasMore };
+}
+
+export function listResponseSchema(ref: string) {
+  return Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array({ $ref: `${ref}#` } as never),
+    has_more: Type.Boolean(),
+  });
+}

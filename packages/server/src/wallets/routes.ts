@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { errorResponses } from '../ops/openapi.ts';
+import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
+import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { BalanceView, CreateWalletBody, WalletTransactionView, WalletView } from './schemas.ts';
+import type { WalletService } from './service.ts';
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
+const PageQuery = Type.Object(ListQuery, { additionalProperties: false });
+
+export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: WalletService }): void {
+  app.addSchema(WalletView);
+  app.addSchema(WalletTransactionView);
+  app.addSchema(BalanceView);
+  const tags = ['Wallets'];
+  const one = { 200: { $ref: 'Wallet#' }, ...errorResponses(401, 404, 429) };
+
+  app.post(
+    '/wallets',
+    {
+      schema: {
+        operationId: 'createWallet',
+        tags,
+        summary: 'Create a stored-value wallet',
+        description: 'An optional `reference` makes creation idempotent with the same rules as payments (200 replay, 409 conflict).',
+        body: CreateWalletBody,
+        response: {
+          200: { description: CREATE_RESPONSES[200], $ref: 'Wallet#' },
+          201: { description: 'Created, with balance 0 and status active.', $ref: 'Wallet#' },
+          ...errorResponses(400, 401, 409, 413, 415, 429),
+        },
+      },
+    },
+    async (request, reply) => sendCreated(reply, await deps.wallets.createWallet(request.auth, request.body as Static<typeof CreateWalletBody>), 'wallets'),
+  );
+
+  app.get('/wallets/:id', { schema: { operationId: 'getWallet', tags, summary: 'Retrieve a wallet', params: IdParams, response: one } }, async (request) =>
+    deps.wallets.getWallet(request.auth, (request.params as { id: string }).id),
+  );
+
+  app.get(
+    '/wallets',
+    {
+      schema: { operationId: 'listWallets', tags, summary: 'List wallets, newest first', querystring: PageQuery, response: { 200: listResponseSchema('Wallet'), ...errorResponses(400, 401, 429) } },
+    },
+    async (request) => deps.wallets.listWallets(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'wallet')),
+  );
+
+  app.get(
+    '/wallets/:id/transactions',
+    {
+      schema: {
+        operationId: 'listWalletTransactions',
+        tags,
+        summary: "The wallet's ledger entries, newest first",
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: listResponseSchema('WalletTransaction'), ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request) =>
+      deps.wallets.listTransactions(request.auth, (request.params as { id: string }).id, readPageRequest(request.query as Static<typeof PageQuery>, 'walletTransaction')),
+  );
+
+  for (const [action, status] of [['freeze', 'inactive'], ['unfreeze', 'active']] as const) {
+    app.post(
+      `/wallets/:id/${action}`,
+      {
+        schema: {
+          operationId: `${action}Wallet`,
+          tags,
+          summary: action === 'freeze' ? 'Freeze a wallet: it refuses payments and top-ups' : 'Unfreeze a wallet',
+          description: 'Idempotent. No body.',
+          params: IdParams,
+          response: one,
+        },
+      },
+      async (request) => deps.wallets.setStatus(request.auth, (request.params as { id: string }).id, status),
+    );
+  }
+
+  app.get(
+    '/balance',
+    { schema: { operationId: 'getBalance', tags: ['Balance'], summary: "The merchant's collected funds per currency", response: { 200: { $ref: 'Balance#' }, ...errorResponses(401, 429) } } },
+    async (request) => deps.wallets.getBalance(request.auth),
+  );
+}

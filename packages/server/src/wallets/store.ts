@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+import { fetchPage, type PageRequest } from '../shared/pagination.ts';
+
+export type WalletRow = Awaited<ReturnType<typeof findWallet>> & {};
+
+export async function insertWallet(
+  db: Db,
+  row: {
+    id: string;
+    merchantId: string;
+    currency: string;
+    reference: string | null;
+    fingerprint: Record<string, string>;
+    holder: unknown;
+    metadata: unknown;
+    livemode: boolean;
+    now: Date;
+  },
+) {
+  return db
+    .insertInto('wallets')
+    .values({
+      id: row.id,
+      merchant_id: row.merchantId,
+      currency: row.currency,
+      reference: row.reference,
+      request_fingerprint: JSON.stringify(row.fingerprint),
+      holder: JSON.stringify(row.holder),
+      metadata: JSON.stringify(row.metadata),
+      status: 'active',
+      balance: 0n,
+      livemode: row.livemode,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .onConflict((oc) => oc.columns(['merchant_id', 'reference']).where('reference', 'is not', null).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findWallet(db: Db, merchantId: string, id: string) {
+  return db.selectFrom('wallets').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+}
+
+export async function findWalletByReference(db: Db, merchantId: string, reference: string) {
+  return db.selectFrom('wallets').selectAll().where('merchant_id', '=', merchantId).where('reference', '=', reference).executeTakeFirst();
+}
+
+export async function listWallets(db: Db, merchantId: string, page: PageRequest) {
+  return fetchPage(db.selectFrom('wallets').selectAll().where('merchant_id', '=', merchantId), 'id', page);
+}
+
+export async function setWalletStatus(db: Db, merchantId: string, id: string, status: 'active' | 'inactive', now: Date) {
+  return db
+    .updateTable('wallets')
+    .set({ status, updated_at: now })
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function listWalletEntries(db: Db, walletId: string, page: PageRequest) {
+  return fetchPage(
+    db
+      .selectFrom('ledger_entries')
+      .select(['id', 'amount', 'currency', 'balance_after', 'source_type', 'source_id', 'created_at'])
+      .where('account', '=', `wallet:${walletId}`),
+    'id',
+    page,
+  );
+}
+
+/** Collected funds per currency: the sum of the merchant's append-only entries. */
+export async function sumAccounts(db: Db, accounts: string[]) {
+  if (accounts.length === 0) return [];
+  return db
+    .selectFrom('ledger_entries')
+    .select(['currency', sql<string>`sum(amount)`.as('total')])
+    .where('account', 'in', accounts)
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute();
+}
