@@ -24,6 +24,11 @@ export interface Config {
   readonly workerEnabled: boolean;
   readonly workerIntervalMs: number;
   readonly bootstrapMerchant: boolean;
+  /**
+   * Negative control for the double-spend test ONLY: debits wallets with an unlocked
+   * read-modify-write, which loses updates under concurrency. Never set it anywhere else.
+   */
+  readonly negativeControlRmwDebit: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -105,5 +110,6 @@ export function loadConfig(env: Env = process.env): Config {
     workerEnabled: bool(env, 'PURSE_WORKER', true),
     workerIntervalMs: int(env, 'PURSE_WORKER_INTERVAL_MS', 500, 5, 60_000),
     bootstrapMerchant: bool(env, 'PURSE_BOOTSTRAP_MERCHANT', true),
+    negativeControlRmwDebit: bool(env, 'PURSE_NEGATIVE_CONTROL_RMW_DEBIT', false),
   });
 }

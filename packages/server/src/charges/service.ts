@@ -37,7 +37,7 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
         { account: walletAccount(prepared.walletId!), currency: row.currency, amount: -prepared.amountMinor },
         { account: merchantAccount(row.merchant_id, row.currency), currency: row.currency, amount: prepared.amountMinor },
       ],
-    });
+    }, { negativeControlRmwDebit: config.negativeControlRmwDebit });
     return posted.ok ? { status: 'succeeded', providerReference: null } : failed(posted.error);
   }
 

@@ -23,8 +23,9 @@ export function assertBalanced(lines: LedgerLine[]): void {
  * when the wallet is active and covers it (the row lock serialises concurrent debits, and
  * CHECK (balance >= 0) is the backstop). Returns the new balance, or why it was refused.
  */
-async function moveWalletBalance(trx: Db, walletId: string, amount: bigint, at: Date): Promise<Result<bigint, PostingError>> {
+async function moveWalletBalance(trx: Db, walletId: string, amount: bigint, at: Date, options: LedgerOptions): Promise<Result<bigint, PostingError>> {
   const debit = amount < 0n;
+  if (debit && options.negativeControlRmwDebit) return readModifyWriteDebit(trx, walletId, amount, at);
   const row = await trx
     .updateTable('wallets')
     .set({ balance: sql`balance + ${amount.toString()}::bigint`, updated_at: at })
@@ -38,12 +39,27 @@ async function moveWalletBalance(trx: Db, walletId: string, amount: bigint, at: 
   return err(wallet.status === 'active' ? 'insufficient_funds' : 'wallet_inactive');
 }
 
+export interface LedgerOptions {
+  /** See Config.negativeControlRmwDebit: the deliberately broken debit of the negative control. */
+  negativeControlRmwDebit?: boolean;
+}
+
+/** WRONG ON PURPOSE (negative control): reads, checks in JavaScript, writes back an absolute value. */
+async function readModifyWriteDebit(trx: Db, walletId: string, amount: bigint, at: Date): Promise<Result<bigint, PostingError>> {
+  const wallet = await trx.selectFrom('wallets').select(['balance', 'status']).where('id', '=', walletId).executeTakeFirstOrThrow();
+  if (wallet.status !== 'active') return err('wallet_inactive');
+  const next = BigInt(wallet.balance) + amount;
+  if (next < 0n) return err('insufficient_funds');
+  await trx.updateTable('wallets').set({ balance: next, updated_at: at }).where('id', '=', walletId).execute();
+  return ok(next);
+}
+
 /**
  * The only writer of balances. Call inside the transaction that changes the source's state.
  * At most one wallet debit per posting, and it is applied first, so a refusal leaves nothing
  * written. Returns the ledger transaction id.
  */
-export async function postLedgerTransaction(trx: Db, posting: LedgerPosting): Promise<Result<string, PostingError>> {
+export async function postLedgerTransaction(trx: Db, posting: LedgerPosting, options: LedgerOptions = {}): Promise<Result<string, PostingError>> {
   assertBalanced(posting.lines);
   const walletLines = posting.lines.filter((l) => walletIdOf(l.account) !== null);
   if (walletLines.filter((l) => l.amount < 0n).length > 1) throw new LedgerInvariantError('at most one wallet debit per posting');
@@ -51,7 +67,7 @@ export async function postLedgerTransaction(trx: Db, posting: LedgerPosting): Pr
 
   const balances = new Map<string, bigint>();
   for (const line of walletLines) {
-    const moved = await moveWalletBalance(trx, walletIdOf(line.account)!, line.amount, posting.createdAt);
+    const moved = await moveWalletBalance(trx, walletIdOf(line.account)!, line.amount, posting.createdAt, options);
     if (!moved.ok) {
       if (balances.size > 0) throw new LedgerInvariantError('wallet refusal after another wallet moved');
       return moved;
