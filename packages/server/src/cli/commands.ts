@@ -1,0 +1,89 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.ts';
+import type { Deps } from '../deps.ts';
+import type { MerchantProfile } from '../merchants/service.ts';
+import { credentialsJson, credentialsText, jsonLine, merchantLine, merchantTable } from './format.ts';
+import { CliError, describeDatabase, migrateDatabase, withDeps } from './session.ts';
+
+export interface CommandInput {
+  config: Config;
+  /** Parsed options: strings for valued options, booleans for flags. */
+  values: Record<string, string | boolean | undefined>;
+  /** Positional arguments after the command words. */
+  args: string[];
+  write(text: string): void;
+}
+
+export interface Command {
+  /** The words that name the command, e.g. ['merchant', 'create']. */
+  words: string[];
+  /** Names of the positional arguments, in order; all required. */
+  args: string[];
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(input: CommandInput): Promise<void>;
+}
+
+const json = { json: { type: 'boolean' } } as const;
+
+function notFound(id: string): CliError {
+  return new CliError(`No merchant with id ${id}. List merchants with: purse merchant list`);
+}
+
+async function createMerchant({ config, values, write }: CommandInput): Promise<void> {
+  const name = values.name;
+  if (typeof name !== 'string') throw new CliError('merchant create needs --name NAME');
+  const livemode = values.live === true;
+  await withDeps(config, async (deps) => {
+    const created = await deps.services.merchants.createMerchant({ name, livemode });
+    if (!created.ok) throw new CliError('--name must be 1 to 200 characters (not only spaces)');
+    if (values.json) return write(credentialsJson(created.value));
+    write(credentialsText(`Created ${livemode ? 'live' : 'sandbox'} merchant "${name.trim()}".`, created.value));
+  });
+}
+
+async function listMerchants({ config, values, write }: CommandInput): Promise<void> {
+  const merchants = await withDeps(config, (deps) => deps.services.merchants.listMerchants());
+  write(values.json ? jsonLine(merchants) : merchantTable(merchants));
+}
+
+async function rotateSecret({ config, values, args, write }: CommandInput): Promise<void> {
+  const id = args[0]!;
+  await withDeps(config, async (deps) => {
+    const rotated = await deps.services.merchants.rotateSecret(id);
+    if (!rotated.ok) throw notFound(id);
+    if (values.json) return write(credentialsJson(rotated.value));
+    write(credentialsText(`New client secret for merchant ${id}; the old secret and its tokens no longer work.`, rotated.value));
+  });
+}
+
+function setStatus(status: MerchantProfile['status']) {
+  return async ({ config, values, args, write }: CommandInput): Promise<void> => {
+    const id = args[0]!;
+    const merchant = await withDeps(config, async (deps: Deps) => {
+      const updated = await deps.services.merchants.setStatus(id, status);
+      if (!updated.ok) throw notFound(id);
+      return updated.value;
+    });
+    write(values.json ? jsonLine(merchant) : merchantLine(merchant));
+  };
+}
+
+async function migrate({ config, write }: CommandInput): Promise<void> {
+  const applied = await migrateDatabase(config);
+  const where = describeDatabase(config);
+  write(applied.length === 0 ? `${where} is up to date.\n` : `Applied to ${where}: ${applied.join(', ')}\n`);
+}
+
+export const COMMANDS: readonly Command[] = [
+  { words: ['migrate'], args: [], options: {}, run: migrate },
+  {
+    words: ['merchant', 'create'],
+    args: [],
+    options: { name: { type: 'string' }, live: { type: 'boolean' }, ...json },
+    run: createMerchant,
+  },
+  { words: ['merchant', 'list'], args: [], options: json, run: listMerchants },
+  { words: ['merchant', 'rotate-secret'], args: ['ID'], options: json, run: rotateSecret },
+  { words: ['merchant', 'disable'], args: ['ID'], options: json, run: setStatus('disabled') },
+  { words: ['merchant', 'enable'], args: ['ID'], options: json, run: setStatus('active') },
+];

@@ -1,0 +1,59 @@
+import type { Config } from '../config.ts';
+import { createDb } from '../db/db.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { type Deps, buildDeps } from '../deps.ts';
+import { DataDirBusyError, acquireDataDirLock, lockHolder } from '../ops/data-dir-lock.ts';
+
+/** A refusal the CLI reports as one line on stderr (exit 1), without a stack trace. */
+export class CliError extends Error {}
+
+/**
+ * The embedded database may be opened by one process only: while a server (or another command)
+ * holds DATA_DIR, refuse before touching it; otherwise hold the lock until `work` is done, so a
+ * server cannot start meanwhile. PostgreSQL needs no lock.
+ */
+async function withDataDirLock<T>(config: Config, work: () => Promise<T>): Promise<T> {
+  if (config.databaseUrl !== null) return work();
+  const holder = lockHolder(config.dataDir);
+  if (holder !== null) throw new CliError(new DataDirBusyError(config.dataDir, holder).message);
+  let lock: { release(): void };
+  try {
+    lock = acquireDataDirLock(config.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirBusyError) throw new CliError(error.message);
+    throw error;
+  }
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
+
+/** Runs `work` with the services of the configured database (migrated by buildDeps), then closes it. */
+export function withDeps<T>(config: Config, work: (deps: Deps) => Promise<T>): Promise<T> {
+  return withDataDirLock(config, async () => {
+    const deps = await buildDeps(config);
+    try {
+      return await work(deps);
+    } finally {
+      await deps.close();
+    }
+  });
+}
+
+/** Applies pending migrations and returns the names of those applied now. */
+export function migrateDatabase(config: Config): Promise<string[]> {
+  return withDataDirLock(config, async () => {
+    const handle = await createDb(config);
+    try {
+      return await migrateToLatest(handle.db);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+export function describeDatabase(config: Config): string {
+  return config.databaseUrl === null ? `the embedded database in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+}

@@ -1,0 +1,20 @@
+export const USAGE = `Usage: purse <command> [options]
+
+Commands:
+  migrate                                   Apply pending database migrations.
+  merchant create --name NAME [--live] [--json]
+                                            Create a merchant (sandbox unless --live) and print
+                                            its client_id and client_secret; the secret is shown only now.
+  merchant list [--json]                    List merchants (never their secrets).
+  merchant rotate-secret ID [--json]        Replace a merchant's client_secret and print the new one once;
+                                            the old secret and every token issued with it stop working.
+  merchant disable ID [--json]              Disable a merchant: its tokens and credentials stop working.
+  merchant enable ID [--json]               Enable a disabled merchant again.
+  help                                      Show this help.
+
+Configuration comes from the same environment as the server:
+  DATABASE_URL       PostgreSQL; the commands work while servers run.
+  DATA_DIR           Without DATABASE_URL: the embedded database folder (default ./.data). Only one
+                     process may open it, so stop the server before running a command.
+  PURSE_SECRET_KEY   Must match the server's, or the secrets printed here will not be accepted.
+`;
