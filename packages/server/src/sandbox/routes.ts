@@ -26,8 +26,12 @@ export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: San
               'normal settlement, so the ledger, events and webhooks behave as live.' +
               (outcome === 'fail' ? ' Optional body {"failure_code": …}; default payer_declined (mobile money) or card_declined.' : ''),
             params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
-            ...(outcome === 'fail' ? { body: Type.Optional(ForceBody) } : {}),
+            ...(outcome === 'fail' ? { body: ForceBody } : {}),
             response: { 200: { $ref: `${ref}#` }, ...errorResponses(400, 401, 404, 409, 429) },
+          },
+          // The body is optional: a request without one validates as {}.
+          preValidation: async (request) => {
+            if (request.body === undefined || request.body === null) request.body = {};
           },
         },
         async (request) => {
