@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPgliteDb } from '../src/db/db.ts';
@@ -17,8 +18,9 @@ const DOCUMENT = join(SERVER_DIR, '.tmp/openapi.json');
 const REDOCLY = join(SERVER_DIR, '../../node_modules/.bin/redocly');
 
 async function generateDocument(): Promise<unknown> {
-  const deps = await buildDeps(loadConfig(TEST_ENV), { db: await createPgliteDb(new PGlite()) });
-  const app = await createApp(deps, { logger: false as never });
+  const db = await createPgliteDb(new PGlite());
+  const deps = await buildDeps(loadConfig(TEST_ENV), { db, logger: pino({ level: 'silent' }) });
+  const app = await createApp(deps);
   try {
     await app.ready();
     return app.swagger();

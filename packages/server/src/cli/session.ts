@@ -1,3 +1,5 @@
+import { pino } from 'pino';
+import { loggerOptions } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/db.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -33,7 +35,8 @@ async function withDataDirLock<T>(config: Config, work: () => Promise<T>): Promi
 /** Runs `work` with the services of the configured database (migrated by buildDeps), then closes it. */
 export function withDeps<T>(config: Config, work: (deps: Deps) => Promise<T>): Promise<T> {
   return withDataDirLock(config, async () => {
-    const deps = await buildDeps(config);
+    // Logs go to stderr: stdout carries only the command's output (scripts parse --json).
+    const deps = await buildDeps(config, { logger: pino(loggerOptions(config.logLevel) as object, pino.destination(2)) });
     try {
       return await work(deps);
     } finally {
