@@ -21,6 +21,9 @@ export interface Config {
   readonly maxAmounts: Readonly<Record<string, string>>;
   readonly defaultMaxAmount: string;
   readonly allowPrivateWebhookUrls: boolean;
+  /** Seconds to wait before each retry of a webhook delivery; after the last, it is failed. */
+  readonly webhookRetryScheduleS: readonly number[];
+  readonly webhookTimeoutMs: number;
   readonly workerEnabled: boolean;
   readonly workerIntervalMs: number;
   readonly bootstrapMerchant: boolean;
@@ -79,6 +82,18 @@ function maxAmounts(env: Env): Record<string, string> {
   return out;
 }
 
+// 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about three days in all.
+const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,72000';
+
+function retrySchedule(env: Env): number[] {
+  const raw = env.PURSE_WEBHOOK_RETRY_SCHEDULE_S || DEFAULT_RETRY_SCHEDULE;
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.length === 0 || list.length > 50 || list.some((s) => !/^\d+(\.\d+)?$/.test(s))) {
+    throw new ConfigError('PURSE_WEBHOOK_RETRY_SCHEDULE_S must be a comma-separated list of seconds, e.g. 5,300,1800');
+  }
+  return list.map(Number);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -107,6 +122,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxAmounts: Object.freeze(maxAmounts(env)),
     defaultMaxAmount: defaultMax,
     allowPrivateWebhookUrls: bool(env, 'PURSE_ALLOW_PRIVATE_WEBHOOK_URLS', false),
+    webhookRetryScheduleS: Object.freeze(retrySchedule(env)),
+    webhookTimeoutMs: int(env, 'PURSE_WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000),
     workerEnabled: bool(env, 'PURSE_WORKER', true),
     workerIntervalMs: int(env, 'PURSE_WORKER_INTERVAL_MS', 500, 5, 60_000),
     bootstrapMerchant: bool(env, 'PURSE_BOOTSTRAP_MERCHANT', true),

@@ -12,6 +12,9 @@ import { createSandboxConnector } from './connectors/sandbox/connector.ts';
 import { createMerchantService } from './merchants/service.ts';
 import { createSandboxService } from './sandbox/service.ts';
 import { createWalletService } from './wallets/service.ts';
+import { createEventService } from './events/service.ts';
+import { createWebhookService } from './webhooks/service.ts';
+import { createDeliveryWorker } from './webhooks/worker.ts';
 import { createOAuthService } from './oauth/service.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
@@ -66,6 +69,10 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const sandboxHelpers = createSandboxService({ db: db.db, registry, settlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });
+  const encryptionKey = createHmac('sha256', hashKey).update('purse-encryption-key-v1').digest();
+  const events = createEventService({ db: db.db, clock });
+  const webhooks = createWebhookService({ db: db.db, clock, config, encryptionKey });
+  const deliveryWorker = createDeliveryWorker({ db: db.db, clock, config, encryptionKey, log: logger });
   return {
     config,
     db,
@@ -76,9 +83,12 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     registry,
     settlement,
     worker,
-    services: { merchants, oauth, charges, wallets, sandbox: sandboxHelpers },
+    deliveryWorker,
+    encryptionKey,
+    services: { merchants, oauth, charges, wallets, sandbox: sandboxHelpers, events, webhooks },
     async close(): Promise<void> {
       await worker.stop();
+      await deliveryWorker.stop();
       await db.close();
     },
   };

@@ -46,7 +46,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  if (config.workerEnabled) deps.worker.start();
+  if (config.workerEnabled) {
+    deps.worker.start();
+    deps.deliveryWorker.start();
+  }
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
   if (!config.databaseUrl && config.bootstrapMerchant) await bootstrapSandboxMerchant(deps, baseUrl);
   app.log.info({ url: baseUrl, database: deps.db.kind }, 'Purse is listening');

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createPoller } from '../shared/poller.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { LEASE_MS, type Settlement, storedProviderMethod } from './settlement.ts';
@@ -13,9 +14,6 @@ const BATCH = 50;
  */
 export function createSettlementWorker(deps: { db: Db; clock: Clock; settlement: Settlement; log: FastifyBaseLogger; intervalMs: number }) {
   const { db, clock, settlement, log, intervalMs } = deps;
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<unknown> | null = null;
-  let stopped = true;
 
   async function runOnce(): Promise<number> {
     const now = clock.now();
@@ -30,31 +28,7 @@ export function createSettlementWorker(deps: { db: Db; clock: Clock; settlement:
     return due.length;
   }
 
-  function schedule(delayMs: number): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      current = runOnce()
-        .then((count) => schedule(count === BATCH ? 0 : intervalMs))
-        .catch((error: unknown) => {
-          log.warn({ err: error }, 'settlement worker tick failed');
-          schedule(intervalMs * 4);
-        });
-    }, delayMs);
-  }
-
-  return {
-    runOnce,
-    start(): void {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
-    },
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await current;
-    },
-  };
+  return createPoller({ name: 'settlement', runOnce, batch: BATCH, intervalMs: intervalMs, log });
 }
 
 export type SettlementWorker = ReturnType<typeof createSettlementWorker>;

@@ -14,6 +14,9 @@ export interface MerchantsTable {
   client_secret_hash: string;
   /** Bumped on secret rotation and disable; a token of another version is revoked. */
   credential_version: Generated<number>;
+  webhook_secret_enc: string | null;
+  previous_webhook_secret_enc: string | null;
+  previous_webhook_secret_expires_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -126,7 +129,51 @@ export interface SandboxProviderChargesTable {
   created_at: Timestamp;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  url: string;
+  events: ColumnType<string[], string[], string[]>;
+  description: string | null;
+  status: 'enabled' | 'disabled' | 'deleted';
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  merchant_id: string;
+  endpoint_id: string | null;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  delivered_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
 export interface Database {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   merchants: MerchantsTable;
   access_tokens: AccessTokensTable;
   settings: SettingsTable;

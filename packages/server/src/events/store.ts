@@ -1,34 +1,48 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import { newId } from '../shared/ids.ts';
+import { type PageRequest, fetchPage } from '../shared/pagination.ts';
 
-export type EventType =
-  | 'payment.created'
-  | 'payment.succeeded'
-  | 'payment.failed'
-  | 'topup.created'
-  | 'topup.succeeded'
-  | 'topup.failed';
+export const EVENT_TYPES = ['payment.created', 'payment.succeeded', 'payment.failed', 'topup.created', 'topup.succeeded', 'topup.failed'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * Writes one event in the caller's transaction, together with the state change it reports
- * (the outbox: an event exists if and only if its change committed).
+ * Writes one event in the caller's transaction, together with the state change it reports, and
+ * fans it out into the delivery outbox in the same statement: one row per enabled endpoint of
+ * the merchant subscribed to the type, plus the object's callback_url. An event and its
+ * deliveries exist if and only if the change committed.
  */
 export async function recordEvent(
   trx: Db,
-  event: { merchantId: string; type: EventType; object: { id: string; livemode: boolean }; createdAt: Date },
+  event: { merchantId: string; type: EventType; object: { id: string; livemode: boolean; callback_url?: string | null }; createdAt: Date },
 ): Promise<string> {
   const id = newId('event');
-  await trx
-    .insertInto('events')
-    .values({
-      id,
-      merchant_id: event.merchantId,
-      type: event.type,
-      object_id: event.object.id,
-      data: JSON.stringify({ object: event.object }),
-      livemode: event.object.livemode,
-      created_at: event.createdAt,
-    })
-    .execute();
+  const callbackUrl = event.object.callback_url ?? null;
+  await sql`
+    WITH ev AS (
+      INSERT INTO events (id, merchant_id, type, object_id, data, livemode, created_at)
+      VALUES (${id}, ${event.merchantId}, ${event.type}, ${event.object.id}, ${JSON.stringify({ object: event.object })}::json,
+              ${event.object.livemode}, ${event.createdAt})
+      RETURNING id, merchant_id, created_at
+    )
+    INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+    SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ev.id, ev.merchant_id, e.id, e.url, 'pending', ev.created_at, ev.created_at, ev.created_at
+    FROM ev JOIN webhook_endpoints e
+      ON e.merchant_id = ev.merchant_id AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ${event.type} = ANY (e.events))
+    UNION ALL
+    SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ev.id, ev.merchant_id, NULL, ${callbackUrl}::text, 'pending', ev.created_at, ev.created_at, ev.created_at
+    FROM ev WHERE ${callbackUrl}::text IS NOT NULL
+  `.execute(trx);
   return id;
+}
+
+export async function findEvent(db: Db, merchantId: string, id: string) {
+  return db.selectFrom('events').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+}
+
+export async function listEvents(db: Db, merchantId: string, filters: { type?: string; objectId?: string }, page: PageRequest) {
+  let q = db.selectFrom('events').selectAll().where('merchant_id', '=', merchantId);
+  if (filters.type !== undefined) q = q.where('type', '=', filters.type);
+  if (filters.objectId !== undefined) q = q.where('object_id', '=', filters.objectId);
+  return fetchPage(q, 'id', page);
 }

@@ -11,6 +11,9 @@ export const ListQuery = {
   ending_before: Type.Optional(Type.String({ maxLength: 64, description: 'An id: the page before it (newer objects).' })),
 };
 
+/** The query string of a route that takes none (retrieve, balance, freeze): any name is unknown (400 parameter_unknown). */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 export interface PageRequest {
   limit: number;
   startingAfter: string | null;

@@ -21,3 +21,17 @@ test('constantTimeEqual compares exactly', () => {
   assert.equal(constantTimeEqual('abc', 'abd'), false);
   assert.equal(constantTimeEqual('abc', 'abcd'), false);
 });
+
+test('encryptSecret round-trips and detects tampering', async () => {
+  const { decryptSecret, encryptSecret, newWebhookSecret } = await import('./secrets.ts');
+  const key = Buffer.alloc(32, 7);
+  const secret = newWebhookSecret();
+  assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  const sealed = encryptSecret(key, secret);
+  assert.equal(sealed.includes(secret), false);
+  assert.equal(decryptSecret(key, sealed), secret);
+  const parts = sealed.split('.');
+  parts[3] = Buffer.from('tampered').toString('base64url');
+  assert.throws(() => decryptSecret(key, parts.join('.')));
+  assert.throws(() => decryptSecret(Buffer.alloc(32, 8), sealed));
+});

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** An opaque secret with 256 random bits, base64url, behind a readable prefix. */
 export function newSecret(prefix: string): string {
@@ -23,4 +23,28 @@ export function constantTimeEqual(a: string, b: string): boolean {
     return false;
   }
   return timingSafeEqual(left, right);
+}
+
+/**
+ * Secrets that must be used again (webhook signing secrets) are kept encrypted with
+ * AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64url. The key derives from PURSE_SECRET_KEY.
+ */
+export function encryptSecret(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+}
+
+export function decryptSecret(key: Buffer, sealed: string): string {
+  const [version, iv, tag, data] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown sealed secret format');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }

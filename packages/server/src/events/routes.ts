@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { errorResponses } from '../ops/openapi.ts';
+import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { EVENT_TYPES } from './store.ts';
+import type { EventService } from './service.ts';
+
+export const EventView = Type.Object(
+  {
+    id: Type.String({ examples: ['evt_01jd6x8v1ffq8v2k3m4n5p6q7r'] }),
+    object: Type.Literal('event'),
+    type: Type.String({ examples: ['payment.succeeded'] }),
+    livemode: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+    data: Type.Object({ object: Type.Object({}, { additionalProperties: true, description: 'The payment or top-up as it was at this change.' }) }),
+  },
+  { $id: 'Event', description: 'One state change. Its id is the webhook-id header of every delivery of it.' },
+);
+
+export const DeliveryView = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('webhook_delivery'),
+    event_id: Type.String(),
+    webhook_endpoint_id: Type.Union([Type.String(), Type.Null()], { description: "null: the object's callback_url." }),
+    url: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    attempt_count: Type.Integer(),
+    next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    delivered_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    attempts: Type.Array(
+      Type.Object({
+        attempted_at: Type.String({ format: 'date-time' }),
+        status_code: Type.Union([Type.Integer(), Type.Null()]),
+        latency_ms: Type.Integer(),
+        error: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ),
+  },
+  { $id: 'WebhookDelivery' },
+);
+
+const EventListQuery = Type.Object(
+  {
+    ...ListQuery,
+    type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
+    object_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only the events of this payment or top-up.' })),
+  },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
+
+export function registerEventRoutes(app: FastifyInstance, deps: { events: EventService }): void {
+  app.addSchema(EventView);
+  app.addSchema(DeliveryView);
+  const tags = ['Events'];
+  const deliveries = { 200: listResponseSchema('WebhookDelivery'), ...errorResponses(401, 404, 429) };
+
+  app.get(
+    '/events',
+    { schema: { operationId: 'listEvents', tags, summary: 'List events, newest first', querystring: EventListQuery, response: { 200: listResponseSchema('Event'), ...errorResponses(400, 401, 429) } } },
+    async (request) => {
+      const q = request.query as Static<typeof EventListQuery>;
+      return deps.events.listEvents(request.auth, { ...(q.type ? { type: q.type } : {}), ...(q.object_id ? { objectId: q.object_id } : {}) }, readPageRequest(q, 'event'));
+    },
+  );
+  app.get('/events/:id', { schema: { operationId: 'getEvent', tags, summary: 'Retrieve an event', params: IdParams, response: { 200: { $ref: 'Event#' }, ...errorResponses(401, 404, 429) } } }, async (request) =>
+    deps.events.getEvent(request.auth, (request.params as { id: string }).id),
+  );
+  app.get(
+    '/events/:id/deliveries',
+    { schema: { operationId: 'listEventDeliveries', tags, summary: "The event's webhook deliveries and every attempt", params: IdParams, response: deliveries } },
+    async (request) => deps.events.listDeliveries(request.auth, (request.params as { id: string }).id),
+  );
+  app.post(
+    '/events/:id/redeliver',
+    {
+      schema: {
+        operationId: 'redeliverEvent',
+        tags,
+        summary: 'Send the event again to its endpoints and callback_url',
+        description: 'Every delivery of the event becomes due now (delivered ones too); enabled endpoints added since get a delivery. Answers the deliveries.',
+        params: IdParams,
+        response: deliveries,
+      },
+    },
+    async (request) => deps.events.redeliver(request.auth, (request.params as { id: string }).id),
+  );
+}

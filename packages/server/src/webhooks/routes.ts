@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { EVENT_TYPES } from '../events/store.ts';
+import { errorResponses } from '../ops/openapi.ts';
+import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import type { WebhookService } from './service.ts';
+
+const CreateEndpointBody = Type.Object(
+  {
+    url: Type.String({ maxLength: 2048, description: 'Absolute http(s) URL without credentials; its host must resolve to a public address.' }),
+    events: Type.Optional(
+      Type.Array(Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')]), { maxItems: 10, description: 'Event types to receive; absent or ["*"]: all.' }),
+    ),
+    description: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+
+export const EndpointView = Type.Object(
+  {
+    id: Type.String({ examples: ['whe_01jd6x8v1ffq8v2k3m4n5p6q7r'] }),
+    object: Type.Literal('webhook_endpoint'),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    description: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after the endpoint answered 410 Gone.' }),
+    livemode: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    secret: Type.Optional(Type.String({ description: 'whsec_…: only in the create and rotate_secret answers.' })),
+  },
+  { $id: 'WebhookEndpoint' },
+);
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
+const PageQuery = Type.Object(ListQuery, { additionalProperties: false });
+
+export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: WebhookService }): void {
+  app.addSchema(EndpointView);
+  const tags = ['Webhooks'];
+  const one = { 200: { $ref: 'WebhookEndpoint#' }, ...errorResponses(401, 404, 429) };
+
+  app.post(
+    '/webhook_endpoints',
+    {
+      schema: {
+        operationId: 'createWebhookEndpoint',
+        tags,
+        summary: 'Register a webhook endpoint',
+        description:
+          'Deliveries are signed per Standard Webhooks (webhook-id = event id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256> ' +
+          'over id.timestamp.body). At-least-once, no ordering promise, 10 s timeout, redirects not followed, retried with exponential ' +
+          'back-off and jitter for about three days; any 2xx counts as delivered; 410 disables the endpoint.',
+        body: CreateEndpointBody,
+        response: { 201: { description: 'Created; `secret` is shown only here.', $ref: 'WebhookEndpoint#' }, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const endpoint = await deps.webhooks.createEndpoint(request.auth, request.body as Static<typeof CreateEndpointBody>);
+      return reply.status(201).header('location', `/v1/webhook_endpoints/${endpoint.id}`).send(endpoint);
+    },
+  );
+  app.get(
+    '/webhook_endpoints',
+    { schema: { operationId: 'listWebhookEndpoints', tags, summary: 'List webhook endpoints', querystring: PageQuery, response: { 200: listResponseSchema('WebhookEndpoint'), ...errorResponses(400, 401, 429) } } },
+    async (request) => deps.webhooks.listEndpoints(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'webhookEndpoint')),
+  );
+  app.get('/webhook_endpoints/:id', { schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Retrieve a webhook endpoint', params: IdParams, response: one } }, async (request) =>
+    deps.webhooks.getEndpoint(request.auth, (request.params as { id: string }).id),
+  );
+  app.delete(
+    '/webhook_endpoints/:id',
+    {
+      schema: {
+        operationId: 'deleteWebhookEndpoint',
+        tags,
+        summary: 'Delete a webhook endpoint; its pending deliveries are not sent',
+        params: IdParams,
+        response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) }), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => deps.webhooks.deleteEndpoint(request.auth, (request.params as { id: string }).id),
+  );
+  app.post(
+    '/webhook_endpoints/:id/rotate_secret',
+    {
+      schema: {
+        operationId: 'rotateWebhookEndpointSecret',
+        tags,
+        summary: 'Rotate the signing secret',
+        description: 'Answers the endpoint with its new secret. For 24 h the old secret keeps signing too: webhook-signature carries both signatures.',
+        params: IdParams,
+        response: one,
+      },
+    },
+    async (request) => deps.webhooks.rotateSecret(request.auth, (request.params as { id: string }).id),
+  );
+}

@@ -1,0 +1,82 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isPrivateAddress } from './url-guard.ts';
+
+export interface SendResult {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A DNS lookup that refuses private, loopback and link-local answers: the address is checked
+ * at connection time, so a name that re-resolves to an internal address (DNS rebinding) is
+ * still refused.
+ */
+export function guardedLookup(allowPrivate: boolean) {
+  return (hostname: string, options: { all?: boolean; family?: number } | number, callback: LookupCallback): void => {
+    const opts = typeof options === 'number' ? { family: options } : options;
+    dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      const refused = !allowPrivate && list.some((a) => isPrivateAddress(a.address));
+      if (refused || list.length === 0) {
+        const error: NodeJS.ErrnoException = new Error(`refused to connect to a private address for ${hostname}`);
+        error.code = 'EBLOCKEDADDRESS';
+        return callback(error, '');
+      }
+      if (opts.all) return callback(null, list);
+      return callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+/** POSTs the exact bytes once. Redirects are not followed (a 3xx is a failed attempt). */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<SendResult> {
+  const started = performance.now();
+  const done = (statusCode: number | null, error: string | null): SendResult => ({
+    statusCode,
+    latencyMs: Math.round(performance.now() - started),
+    error,
+  });
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve(done(null, 'invalid URL'));
+    }
+    const transport = target.protocol === 'https:' ? https : http;
+    const request = transport.request(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Purse-Webhooks/1.0', ...headers },
+        lookup: guardedLookup(options.allowPrivate) as never,
+        agent: false,
+      },
+      (response) => {
+        // Drain at most 64 KiB; the status is all that matters.
+        let seen = 0;
+        response.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > 65_536) response.destroy();
+        });
+        response.on('end', () => resolve(done(response.statusCode ?? null, null)));
+        response.on('error', () => resolve(done(response.statusCode ?? null, null)));
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(done(null, error.code === 'EBLOCKEDADDRESS' ? error.message : error.message || String(error.code))));
+    request.on('close', () => clearTimeout(timer));
+    request.end(body);
+  });
+}

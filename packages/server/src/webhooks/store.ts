@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+import { type PageRequest, fetchPage } from '../shared/pagination.ts';
+
+export async function insertEndpoint(
+  db: Db,
+  row: { id: string; merchantId: string; url: string; events: string[]; description: string | null; secretEnc: string; livemode: boolean; now: Date },
+) {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: row.id,
+      merchant_id: row.merchantId,
+      url: row.url,
+      events: row.events,
+      description: row.description,
+      status: 'enabled',
+      secret_enc: row.secretEnc,
+      livemode: row.livemode,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findEndpoint(db: Db, merchantId: string, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .where('status', '<>', 'deleted')
+    .executeTakeFirst();
+}
+
+export async function listEndpoints(db: Db, merchantId: string, page: PageRequest) {
+  return fetchPage(db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId).where('status', '<>', 'deleted'), 'id', page);
+}
+
+export async function updateEndpoint(
+  db: Db,
+  merchantId: string,
+  id: string,
+  set: Partial<{ status: 'enabled' | 'disabled' | 'deleted'; secret_enc: string; previous_secret_enc: string | null; previous_secret_expires_at: Date | null }>,
+  now: Date,
+) {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ ...set, updated_at: now })
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .where('status', '<>', 'deleted')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Pending deliveries of a deleted endpoint will not be sent. */
+export async function failPendingDeliveries(db: Db, endpointId: string, reason: string, now: Date): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_error: reason, next_attempt_at: null, lease_until: null, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export type DeliveryRow = Awaited<ReturnType<typeof claimDueDeliveries>>[number];
+
+/** Claims due deliveries; SKIP LOCKED and the lease keep two processes off the same attempt. */
+export async function claimDueDeliveries(db: Db, now: Date, leaseUntil: Date, limit: number) {
+  const result = await sql<{
+    id: string;
+    event_id: string;
+    merchant_id: string;
+    endpoint_id: string | null;
+    url: string;
+    attempts: number;
+  }>`
+    UPDATE webhook_deliveries SET lease_until = ${leaseUntil}, attempts = attempts + 1, updated_at = ${now}
+    WHERE id IN (
+      SELECT id FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, event_id, merchant_id, endpoint_id, url, attempts`.execute(db);
+  return result.rows;
+}
+
+export async function recordAttempt(
+  db: Db,
+  delivery: { id: string },
+  attempt: { at: Date; statusCode: number | null; latencyMs: number; error: string | null },
+  next: { status: 'pending' | 'delivered' | 'failed'; nextAttemptAt: Date | null },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({ delivery_id: delivery.id, attempted_at: attempt.at, status_code: attempt.statusCode, latency_ms: attempt.latencyMs, error: attempt.error })
+      .execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        status: next.status,
+        next_attempt_at: next.nextAttemptAt,
+        lease_until: null,
+        last_status_code: attempt.statusCode,
+        last_error: attempt.error,
+        updated_at: attempt.at,
+        delivered_at: next.status === 'delivered' ? attempt.at : null,
+      })
+      .where('id', '=', delivery.id)
+      .execute();
+  });
+}
+
+export async function listDeliveries(db: Db, eventId: string) {
+  const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+  const attempts =
+    deliveries.length === 0
+      ? []
+      : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('id').execute();
+  return { deliveries, attempts };
+}
+
+/** Redeliver: every delivery of the event becomes due now, and current endpoints without one get one. */
+export async function scheduleRedelivery(db: Db, event: { id: string; merchant_id: string; type: string }, callbackUrl: string | null, now: Date) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: now, lease_until: null, updated_at: now, delivered_at: null })
+      .where('event_id', '=', event.id)
+      .where((eb) => eb.or([eb('endpoint_id', 'is', null), eb('endpoint_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('status', '=', 'enabled'))]))
+      .execute();
+    await sql`
+      INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, e.id, e.url, 'pending', ${now}, ${now}, ${now}
+      FROM webhook_endpoints e
+      WHERE e.merchant_id = ${event.merchant_id} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ${event.type} = ANY (e.events))
+      UNION ALL
+      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, NULL, ${callbackUrl}::text, 'pending', ${now}, ${now}, ${now}
+      WHERE ${callbackUrl}::text IS NOT NULL
+      ON CONFLICT DO NOTHING
+    `.execute(trx);
+  });
+}
