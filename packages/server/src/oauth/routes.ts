@@ -56,6 +56,13 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
   }
 }
 
+// C0/C1 controls and DEL: no client id or secret has them, and PostgreSQL refuses NUL in text
+// (a form body or Basic header is not checked by the JSON parser, so it is checked here).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** RFC 6749 §3.1: a parameter sent without a value is treated as omitted. */
+const absent = (value: unknown): boolean => value === undefined || value === '';
+
 /** Reads the grant and the client's credentials from the body and/or the Basic header. */
 function readTokenRequest(body: unknown, authorization: string | undefined) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -64,13 +71,16 @@ function readTokenRequest(body: unknown, authorization: string | undefined) {
   const fields = body as Record<string, unknown>;
   const basic = basicCredentials(authorization);
   if (basic === 'malformed') throw OAuthError.of('invalid_request', 'The Authorization header must be HTTP Basic client credentials.');
-  if (fields.grant_type === undefined) throw OAuthError.of('invalid_request', 'grant_type is required.');
+  if (absent(fields.grant_type)) throw OAuthError.of('invalid_request', 'grant_type is required.');
   if (typeof fields.grant_type !== 'string') throw OAuthError.of('invalid_request', 'grant_type must be a string.');
   if (fields.grant_type !== 'client_credentials') {
     throw OAuthError.of('unsupported_grant_type', 'Only the client_credentials grant is supported.');
   }
   if (basic) {
-    if (fields.client_id !== undefined || fields.client_secret !== undefined) {
+    if (CONTROL.test(basic.clientId) || CONTROL.test(basic.clientSecret)) {
+      throw OAuthError.of('invalid_request', 'Client credentials must not contain control characters.');
+    }
+    if (!absent(fields.client_id) || !absent(fields.client_secret)) {
       throw OAuthError.of('invalid_request', 'Send client credentials either in the body or in the Authorization header, not both.');
     }
     return { ...basic, usedBasic: true };
@@ -78,6 +88,7 @@ function readTokenRequest(body: unknown, authorization: string | undefined) {
   for (const name of ['client_id', 'client_secret'] as const) {
     if (fields[name] === undefined) throw OAuthError.of('invalid_request', `${name} is required.`);
     if (typeof fields[name] !== 'string' || fields[name] === '') throw OAuthError.of('invalid_request', `${name} must be a non-empty string.`);
+    if (CONTROL.test(fields[name] as string)) throw OAuthError.of('invalid_request', `${name} must not contain control characters.`);
   }
   return { clientId: fields.client_id as string, clientSecret: fields.client_secret as string, usedBasic: false };
 }

@@ -58,10 +58,16 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     if (retryAfterS > 0) return { ok: false, error: 'throttled', retryAfterS };
     const merchant = await findMerchantByClientId(db, clientId);
     const matches = constantTimeEqual(merchant?.client_secret_hash ?? decoyHash, keyedHash(hashKey, clientSecret));
+    // Guesses sent in parallel all pass the check above before any failure is recorded, so the
+    // outcome is judged again here: beyond the limit, neither a failure nor a success is revealed.
     if (!merchant || !matches || merchant.status !== 'active') {
       recordFailure(clientId, now.getTime());
+      const entry = failures.get(clientId);
+      if (entry && entry.count > failureLimit) return { ok: false, error: 'throttled', retryAfterS: throttledFor(clientId, now.getTime()) };
       return err('invalid_client');
     }
+    const throttledNow = throttledFor(clientId, now.getTime());
+    if (throttledNow > 0) return { ok: false, error: 'throttled', retryAfterS: throttledNow };
     failures.delete(clientId);
     const accessToken = newSecret('at');
     await store.insertAccessToken(db, {
