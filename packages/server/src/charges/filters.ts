@@ -16,12 +16,21 @@ export const ChargeListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
+
+/** Every field in range: Date would roll 2026-02-30 over into March instead of refusing it. */
+function fieldsInRange(m: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
+}
 
 function readTime(value: string | undefined, param: string): Date | undefined {
   if (value === undefined) return undefined;
+  const match = RFC3339.exec(value);
   const date = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(date.getTime())) {
+  if (!match || !fieldsInRange(match) || Number.isNaN(date.getTime())) {
     throw new ApiError('parameter_invalid', `${param} must be an RFC 3339 time such as 2026-01-31T12:00:00Z.`, { param });
   }
   return date;

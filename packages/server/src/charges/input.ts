@@ -66,6 +66,7 @@ export function checkCard(card: Static<typeof CardInput>, param: string, now: Da
   if (!/^[0-9]{12,19}$/.test(card.number)) throw invalid(`${param}.number`, 'must be 12 to 19 digits');
   if (!luhnValid(card.number)) throw invalid(`${param}.number`, 'is not a valid card number');
   if (card.exp_year < 2000 || card.exp_year > 2100) throw invalid(`${param}.exp_year`, 'must be a four-digit year');
+  if (card.exp_year < now.getUTCFullYear()) throw invalid(`${param}.exp_year`, 'is in the past: the card has expired');
   const monthIndex = now.getUTCFullYear() * 12 + now.getUTCMonth();
   if (card.exp_year * 12 + (card.exp_month - 1) < monthIndex) throw invalid(`${param}.exp_month`, 'is in the past: the card has expired');
   if (!/^[0-9]{3,4}$/.test(card.cvc)) throw invalid(`${param}.cvc`, 'must be 3 or 4 digits');
@@ -75,13 +76,14 @@ export function checkMobileMoney(mm: Static<typeof MobileMoneyInput>, param: str
   return { phone_number: checkPhone(mm.phone_number, `${param}.phone_number`), provider: mm.provider ?? null };
 }
 
-export function checkCustomer(customer: Static<typeof CustomerInput> | undefined) {
+/** `param`: the field's name in this request (`customer` on payments, `holder` on wallets). */
+export function checkCustomer(customer: Static<typeof CustomerInput> | undefined, param = 'customer') {
   if (!customer) return null;
-  if (customer.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.email)) throw invalid('customer.email', 'must be an email address');
+  if (customer.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.email)) throw invalid(`${param}.email`, 'must be an email address');
   return {
     name: customer.name ?? null,
     email: customer.email ?? null,
-    phone_number: customer.phone_number === undefined ? null : checkPhone(customer.phone_number, 'customer.phone_number'),
+    phone_number: customer.phone_number === undefined ? null : checkPhone(customer.phone_number, `${param}.phone_number`),
   };
 }
 

@@ -20,6 +20,8 @@ export const Amount = Type.String({
 export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'Upper-case ISO 4217 code.', examples: ['KES'] });
 export const Metadata = Type.Record(Type.String({ minLength: 1, maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,
+  // TypeBox drops the key schema's limits (patternProperties "^.*$"); propertyNames enforces them.
+  propertyNames: { minLength: 1, maxLength: 40 },
   description: 'Up to 50 string keys (≤ 40 chars) with string values (≤ 500 chars).',
   examples: [{ order_id: '1001' }],
 });

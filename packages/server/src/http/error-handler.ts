@@ -8,6 +8,8 @@ interface AjvError {
   instancePath: string;
   params: Record<string, unknown>;
   message?: string;
+  /** Set when a key (not a value) broke the rule: `propertyNames`, e.g. a metadata key too long. */
+  propertyName?: string;
 }
 
 /** Fastify's schema errors → the contract's codes, with the dotted `param`. */
@@ -22,9 +24,18 @@ function fromValidation(errors: AjvError[], context: string): ApiError {
     const param = pointerToParam(first.instancePath, String(first.params.additionalProperty));
     return new ApiError('parameter_unknown', `${where}${param} is not a known parameter.`, { param });
   }
+  if (first.propertyName !== undefined) {
+    const param = pointerToParam(first.instancePath, first.propertyName);
+    return new ApiError('parameter_invalid', `${where}${param}: the key ${describe(first)}.`, { param });
+  }
   const param = pointerToParam(first.instancePath);
   if (param === '') return new ApiError('invalid_json', `The request ${context} must be a JSON object.`);
-  return new ApiError('parameter_invalid', `${param} ${describe(first)}.`, { param });
+  if (first.keyword === 'const') {
+    // A union of literals (e.g. payment_method.type): Ajv reports one `const` error per branch.
+    const allowed = errors.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath).map((e) => String(e.params.allowedValue));
+    return new ApiError('parameter_invalid', `${where}${param} must be one of: ${allowed.join(', ')}.`, { param });
+  }
+  return new ApiError('parameter_invalid', `${where}${param} ${describe(first)}.`, { param });
 }
 
 function describe(error: AjvError): string {

@@ -25,6 +25,9 @@ function findOffence(value: unknown, path: string[], depth: number): { param: st
   }
   for (const key of Object.keys(value)) {
     if (CONTROL.test(key)) return { param: [...path, key.replace(CONTROL, '?')].join('.'), message: 'has a control character in its name' };
+    // An own "__proto__" property turns into a prototype change as soon as code copies the
+    // object with assignment; no field of this API has that name, so it is refused anywhere.
+    if (key === '__proto__') return { param: [...path, key].join('.'), message: 'is not an allowed name' };
     const found = findOffence((value as Record<string, unknown>)[key], [...path, key], depth + 1);
     if (found) return found;
   }
@@ -35,8 +38,7 @@ export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
   let value: unknown;
   try {
-    // __proto__ and constructor keys become plain own properties with JSON.parse; the
-    // schemas (additionalProperties: false) then refuse them as unknown fields.
+    // __proto__ keys become plain own properties with JSON.parse; findOffence refuses them.
     value = JSON.parse(text);
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid JSON.');

@@ -15,7 +15,7 @@ import {
   paymentMethodInput,
 } from '../charges/schemas.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import { listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { NoQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
 import type { Created } from '../shared/replay.ts';
 
 export const CreatePaymentBody = Type.Object(
@@ -88,7 +88,8 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: Cha
         tags,
         summary: 'Retrieve a payment',
         params: IdParams,
-        response: { 200: { $ref: 'Payment#' }, ...errorResponses(401, 404, 429) },
+        querystring: NoQuery,
+        response: { 200: { $ref: 'Payment#' }, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request) => deps.charges.getCharge(request.auth, 'payment', (request.params as { id: string }).id),

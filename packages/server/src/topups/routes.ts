@@ -5,7 +5,7 @@ import { Amount, CallbackUrl, Currency, Description, Metadata, Reference, TopupV
 import type { ChargeService } from '../charges/service.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
-import { listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { NoQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
 
 export const CreateTopupBody = Type.Object(
   {
@@ -64,7 +64,8 @@ export function registerTopupRoutes(app: FastifyInstance, deps: { charges: Charg
         tags,
         summary: 'Retrieve a top-up',
         params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
-        response: { 200: { $ref: 'Topup#' }, ...errorResponses(401, 404, 429) },
+        querystring: NoQuery,
+        response: { 200: { $ref: 'Topup#' }, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request) => deps.charges.getCharge(request.auth, 'topup', (request.params as { id: string }).id),

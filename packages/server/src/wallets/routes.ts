@@ -1,12 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { ApiError } from '../http/errors.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
-import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { ListQuery, NoQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
 import { BalanceView, CreateWalletBody, WalletTransactionView, WalletView } from './schemas.ts';
 import type { WalletService } from './service.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
+
+/** Freeze and unfreeze take no body: none, or an empty object; any field is unknown (api-v1.md §1). */
+function refuseBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_json', 'The request body must be a JSON object.');
+  const key = Object.keys(body)[0];
+  if (key !== undefined) throw new ApiError('parameter_unknown', `${key} is not a known parameter.`, { param: key });
+}
+
 const PageQuery = Type.Object(ListQuery, { additionalProperties: false });
 
 export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: WalletService }): void {
@@ -14,7 +24,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
   app.addSchema(WalletTransactionView);
   app.addSchema(BalanceView);
   const tags = ['Wallets'];
-  const one = { 200: { $ref: 'Wallet#' }, ...errorResponses(401, 404, 429) };
+  const one = { 200: { $ref: 'Wallet#' }, ...errorResponses(400, 401, 404, 429) };
 
   app.post(
     '/wallets',
@@ -35,7 +45,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
     async (request, reply) => sendCreated(reply, await deps.wallets.createWallet(request.auth, request.body as Static<typeof CreateWalletBody>), 'wallets'),
   );
 
-  app.get('/wallets/:id', { schema: { operationId: 'getWallet', tags, summary: 'Retrieve a wallet', params: IdParams, response: one } }, async (request) =>
+  app.get('/wallets/:id', { schema: { operationId: 'getWallet', tags, summary: 'Retrieve a wallet', params: IdParams, querystring: NoQuery, response: one } }, async (request) =>
     deps.wallets.getWallet(request.auth, (request.params as { id: string }).id),
   );
 
@@ -71,18 +81,22 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
           operationId: `${action}Wallet`,
           tags,
           summary: action === 'freeze' ? 'Freeze a wallet: it refuses payments and top-ups' : 'Unfreeze a wallet',
-          description: 'Idempotent. No body.',
+          description: 'Idempotent. No body (or an empty JSON object).',
           params: IdParams,
+          querystring: NoQuery,
           response: one,
         },
       },
-      async (request) => deps.wallets.setStatus(request.auth, (request.params as { id: string }).id, status),
+      async (request) => {
+        refuseBody(request.body);
+        return deps.wallets.setStatus(request.auth, (request.params as { id: string }).id, status);
+      },
     );
   }
 
   app.get(
     '/balance',
-    { schema: { operationId: 'getBalance', tags: ['Balance'], summary: "The merchant's collected funds per currency", response: { 200: { $ref: 'Balance#' }, ...errorResponses(401, 429) } } },
+    { schema: { operationId: 'getBalance', tags: ['Balance'], summary: "The merchant's collected funds per currency", querystring: NoQuery, response: { 200: { $ref: 'Balance#' }, ...errorResponses(400, 401, 429) } } },
     async (request) => deps.wallets.getBalance(request.auth),
   );
 }

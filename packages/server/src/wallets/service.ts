@@ -27,7 +27,7 @@ export function createWalletService(deps: { db: Db; clock: Clock; config: Config
     async createWallet(auth: AuthContext, body: Static<typeof CreateWalletBody>): Promise<Created<WalletView>> {
       const currency = checkCurrency(body.currency, config);
       const reference = body.reference === undefined ? null : checkReference(body.reference);
-      const holder = checkCustomer(body.holder);
+      const holder = checkCustomer(body.holder, 'holder');
       const metadata = body.metadata ?? {};
       const fp = fingerprint(hashKey, { currency, holder, metadata });
       const row = await store.insertWallet(db, {
