@@ -7,6 +7,8 @@ import { recordEvent } from '../events/store.ts';
 import { notFound } from '../http/errors.ts';
 import { merchantAccount, walletAccount } from '../ledger/accounts.ts';
 import { postLedgerTransaction } from '../ledger/service.ts';
+import { runWalletPayment } from '../ledger/wallet-payment.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
@@ -19,6 +21,41 @@ import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
 
 /** Provider name of wallet payments: money moves inside Purse's own ledger. */
 const INTERNAL_PROVIDER = 'purse';
+
+/** The row a new charge would have in the database, for rendering before it is read back. */
+function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now: Date, provider: string): ChargeRow {
+  return {
+    id,
+    kind: prepared.kind,
+    merchant_id: auth.merchantId,
+    reference: prepared.reference,
+    request_fingerprint: prepared.fingerprint,
+    status: 'pending',
+    amount: prepared.amountMinor.toString(),
+    currency: prepared.currency,
+    method_type: prepared.methodType,
+    method: prepared.publicMethod,
+    wallet_id: prepared.walletId,
+    customer: prepared.kind === 'payment' ? prepared.customer : null,
+    description: prepared.description,
+    metadata: prepared.metadata,
+    callback_url: prepared.callbackUrl,
+    failure_code: null,
+    failure_message: null,
+    provider,
+    provider_reference: null,
+    provider_state: 'not_started',
+    late_outcome: null,
+    livemode: auth.livemode,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+    expires_at: null,
+    next_check_at: null,
+    lease_until: null,
+    attempts: 0,
+  };
+}
 
 export function createChargeService(deps: { db: Db; clock: Clock; config: Config; hashKey: Buffer; registry: ConnectorRegistry; settlement: Settlement }) {
   const { db, clock, config, registry, settlement } = deps;
@@ -88,6 +125,62 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
     });
   }
 
+  /**
+   * A wallet payment: one statement does the debit, the charge, the posting and both events
+   * (src/ledger/wallet-payment.ts). A taken reference surfaces as a unique violation: replay.
+   * The negative control of the double-spend test takes the generic path with its broken debit.
+   */
+  async function payFromWallet(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView> | null> {
+    if (config.negativeControlRmwDebit) return null;
+    const id = newId('payment');
+    const base = pendingRow(auth, prepared, id, now, INTERNAL_PROVIDER);
+    const final = (failureCode: 'insufficient_funds' | 'wallet_inactive' | null): ChargeRow => ({
+      ...base,
+      status: failureCode ? 'failed' : 'succeeded',
+      failure_code: failureCode,
+      failure_message: failureCode ? FAILURE_MESSAGES[failureCode] : null,
+      completed_at: now,
+    });
+    const payload = (row: ChargeRow) => JSON.stringify({ object: chargeView(row) });
+    let outcome: { status: string; failure_code: string | null };
+    try {
+      outcome = await runWalletPayment(db, {
+        chargeId: id,
+        merchantId: auth.merchantId,
+        walletId: prepared.walletId!,
+        reference: prepared.reference,
+        amountMinor: prepared.amountMinor,
+        currency: prepared.currency,
+        livemode: auth.livemode,
+        now,
+        fingerprint: JSON.stringify(prepared.fingerprint),
+        method: JSON.stringify(prepared.publicMethod),
+        customer: prepared.customer === null ? null : JSON.stringify(prepared.customer),
+        description: prepared.description,
+        metadata: JSON.stringify(prepared.metadata),
+        callbackUrl: prepared.callbackUrl,
+        ids: {
+          ledgerTransaction: newId('ledgerTransaction'),
+          debitEntry: newId('walletTransaction'),
+          creditEntry: newId('walletTransaction'),
+          createdEvent: newId('event'),
+          finalEvent: newId('event'),
+        },
+        failureMessages: { insufficient_funds: FAILURE_MESSAGES.insufficient_funds, wallet_inactive: FAILURE_MESSAGES.wallet_inactive },
+        payloads: {
+          created: payload(base),
+          succeeded: payload(final(null)),
+          insufficient_funds: payload(final('insufficient_funds')),
+          wallet_inactive: payload(final('wallet_inactive')),
+        },
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return replay(auth, prepared, now);
+      throw error;
+    }
+    return { created: true, object: chargeView(final(outcome.failure_code as 'insufficient_funds' | 'wallet_inactive' | null)) };
+  }
+
   /** Same reference again: replay (resuming a dead first attempt), or 409 for a different request. */
   async function replay(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
     const existing = await store.findChargeByReference(db, auth.merchantId, prepared.kind, prepared.reference);
@@ -105,6 +198,10 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
     async createCharge(auth: AuthContext, kind: ChargeKind, body: ChargeBody): Promise<Created<ChargeView>> {
       const now = clock.now();
       const prepared = await prepareCharge({ db, config, hashKey: deps.hashKey, now }, auth, kind, body);
+      if (prepared.methodType === 'wallet') {
+        const paid = await payFromWallet(auth, prepared, now);
+        if (paid) return paid;
+      }
       const row = await claim(auth, prepared, now);
       if (!row) return replay(auth, prepared, now);
       if (row.status !== 'pending') return { created: true, object: chargeView(row) };
