@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { Deps } from './deps.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-body.ts';
-import { registerNotFound } from './http/not-found.ts';
+import { rawNotFound, registerNotFound } from './http/not-found.ts';
 import { registerRequestHooks } from './http/request-hooks.ts';
 import { registerV1 } from './http/v1.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
@@ -52,7 +52,7 @@ export async function createApp(deps: Deps) {
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500, onBadUrl: rawNotFound, onMaxParamLength: rawNotFound },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Fastify has no option for it; a client that dribbles headers is cut off after 10 s.

@@ -53,7 +53,6 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   const clock = options.clock ?? systemClock;
   const hashKey = await loadHashKey(db.db, config.secretKey);
   const metrics = createMetrics({ defaultMetrics: true });
-  const merchants = createMerchantService({ db: db.db, clock, hashKey });
   const oauth = createOAuthService({
     db: db.db,
     clock,
@@ -61,6 +60,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     tokenTtlS: config.tokenTtlS,
     failureLimit: config.tokenFailureLimit,
   });
+  const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
   const logger = options.logger ?? pino(loggerOptions(config.logLevel) as object);
   const sandbox = createSandboxConnector({ db: db.db, clock, delayMs: config.sandboxDelayMs });
   const registry = createConnectorRegistry({ sandbox });

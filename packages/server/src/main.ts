@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { buildDeps } from './deps.ts';
-import { acquireDataDirLock } from './ops/data-dir-lock.ts';
+import { DataDirBusyError, acquireDataDirLock } from './ops/data-dir-lock.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -18,7 +18,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  let lock = null;
+  try {
+    lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError)) throw error;
+    process.stderr.write(`purse: ${error.message}\n`);
+    process.exit(1);
+  }
   const deps = await buildDeps(config);
   const app = await createApp(deps);
 

@@ -25,4 +25,4 @@ else
 fi
 unset DATABASE_URL
 
-node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=120000 "${files[@]}"
+node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 "${files[@]}"

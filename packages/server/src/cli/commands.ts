@@ -4,6 +4,7 @@ import type { Deps } from '../deps.ts';
 import type { MerchantProfile } from '../merchants/service.ts';
 import { credentialsJson, credentialsText, jsonLine, merchantLine, merchantTable } from './format.ts';
 import { CliError, describeDatabase, migrateDatabase, withDeps } from './session.ts';
+import { revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
 
 export interface CommandInput {
   config: Config;
@@ -38,6 +39,8 @@ async function createMerchant({ config, values, write }: CommandInput): Promise<
     if (!created.ok) throw new CliError('--name must be 1 to 200 characters (not only spaces)');
     if (values.json) return write(credentialsJson(created.value));
     write(credentialsText(`Created ${livemode ? 'live' : 'sandbox'} merchant "${name.trim()}".`, created.value));
+    const webhookSecret = await revealMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, created.value.merchant_id);
+    write(`Webhook signing secret for callback_url deliveries (also: purse merchant webhook-secret ID):\n  webhook_secret: ${webhookSecret}\n`);
   });
 }
 
@@ -68,6 +71,22 @@ function setStatus(status: MerchantProfile['status']) {
   };
 }
 
+/** The merchant's default webhook signing secret (callback_url deliveries): show it, or rotate it. */
+function webhookSecret(rotate: boolean) {
+  return async ({ config, values, args, write }: CommandInput): Promise<void> => {
+    const id = args[0]!;
+    const secret = await withDeps(config, (deps) =>
+      rotate
+        ? rotateMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id)
+        : revealMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id),
+    );
+    if (secret === null) throw notFound(id);
+    if (values.json) return write(jsonLine({ merchant_id: id, webhook_secret: secret }));
+    const note = rotate ? 'New webhook signing secret; the previous one keeps signing alongside it for 24 h.' : 'Webhook signing secret for callback_url deliveries:';
+    write(`${note}\n  merchant_id:    ${id}\n  webhook_secret: ${secret}\n`);
+  };
+}
+
 async function migrate({ config, write }: CommandInput): Promise<void> {
   const applied = await migrateDatabase(config);
   const where = describeDatabase(config);
@@ -86,4 +105,6 @@ export const COMMANDS: readonly Command[] = [
   { words: ['merchant', 'rotate-secret'], args: ['ID'], options: json, run: rotateSecret },
   { words: ['merchant', 'disable'], args: ['ID'], options: json, run: setStatus('disabled') },
   { words: ['merchant', 'enable'], args: ['ID'], options: json, run: setStatus('active') },
+  { words: ['merchant', 'webhook-secret'], args: ['ID'], options: json, run: webhookSecret(false) },
+  { words: ['merchant', 'rotate-webhook-secret'], args: ['ID'], options: json, run: webhookSecret(true) },
 ];

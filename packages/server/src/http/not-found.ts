@@ -1,5 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { newId } from '../shared/ids.ts';
 import { ApiError } from './errors.ts';
+
+/**
+ * For the router's own refusals (an id longer than maxParamLength, a broken %-encoding), which
+ * get raw Node objects: the same 404 envelope and headers as any unknown object.
+ */
+export function rawNotFound(_path: string, _req: IncomingMessage, res: ServerResponse): void {
+  const requestId = newId('request');
+  const body = JSON.stringify(new ApiError('resource_not_found', 'No such object.').body(requestId));
+  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId, 'api-version': '1.0.0' });
+  res.end(body);
+}
 
 /**
  * Fastify answers 404 for a known path with another method; the contract wants 405 + Allow.

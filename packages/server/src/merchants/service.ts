@@ -35,8 +35,9 @@ export function toProfile(row: MerchantRow): MerchantProfile {
   };
 }
 
-export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buffer }) {
+export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buffer; onCredentialsChanged?: (clientId: string) => void }) {
   const { db, clock, hashKey } = deps;
+  const changed = (clientId: string) => deps.onCredentialsChanged?.(clientId);
   const secretFor = (livemode: boolean) => newSecret(livemode ? 'sk_live' : 'sk_test');
 
   return {
@@ -70,12 +71,15 @@ export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buf
       if (!row) return err('merchant_not_found');
       const clientSecret = secretFor(row.livemode);
       await store.updateMerchantSecret(db, id, keyedHash(hashKey, clientSecret), clock.now());
+      changed(row.client_id);
       return ok({ merchant_id: id, client_id: row.client_id, client_secret: clientSecret });
     },
 
     async setStatus(id: string, status: 'active' | 'disabled'): Promise<Result<MerchantProfile, 'merchant_not_found'>> {
       if (!(await store.updateMerchantStatus(db, id, status, clock.now()))) return err('merchant_not_found');
-      return ok(toProfile((await store.findMerchant(db, id))!));
+      const profile = toProfile((await store.findMerchant(db, id))!);
+      changed(profile.client_id);
+      return ok(profile);
     },
 
     countMerchants: () => store.countMerchants(db),

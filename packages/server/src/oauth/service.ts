@@ -49,6 +49,21 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     else entry.count += 1;
   }
 
+  /**
+   * Client records, cached like tokens (≤ 2 s, so a rotation or a disable reaches every node
+   * within the 5 s bound; this node forgets at once through forgetClient). Token issuance is
+   * then one INSERT.
+   */
+  const clients = new Map<string, { row: Awaited<ReturnType<typeof findMerchantByClientId>>; checkedAtMs: number }>();
+  async function findClient(clientId: string, nowMs: number) {
+    const cached = clients.get(clientId);
+    if (cached && nowMs - cached.checkedAtMs < AUTH_CACHE_MS) return cached.row;
+    const row = await findMerchantByClientId(db, clientId);
+    if (clients.size >= AUTH_CACHE_MAX) clients.clear();
+    clients.set(clientId, { row, checkedAtMs: nowMs });
+    return row;
+  }
+
   async function issueToken(
     clientId: string,
     clientSecret: string,
@@ -56,7 +71,7 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     const now = clock.now();
     const retryAfterS = throttledFor(clientId, now.getTime());
     if (retryAfterS > 0) return { ok: false, error: 'throttled', retryAfterS };
-    const merchant = await findMerchantByClientId(db, clientId);
+    const merchant = await findClient(clientId, now.getTime());
     const matches = constantTimeEqual(merchant?.client_secret_hash ?? decoyHash, keyedHash(hashKey, clientSecret));
     // Guesses sent in parallel all pass the check above before any failure is recorded, so the
     // outcome is judged again here: beyond the limit, neither a failure nor a success is revealed.
@@ -108,6 +123,11 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
   return {
     issueToken,
     authenticate,
+    /** Called when this process changes a client's credentials or status. */
+    forgetClient(clientId: string): void {
+      clients.delete(clientId);
+      cache.clear();
+    },
     // Expired tokens are kept a day so a late caller still hears token_expired, not token_invalid.
     deleteExpiredTokens: () => store.deleteExpiredTokens(db, new Date(clock.now().getTime() - 86_400_000)),
   };

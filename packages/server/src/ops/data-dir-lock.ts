@@ -40,7 +40,17 @@ export function acquireDataDirLock(dataDir: string): { release(): void } {
   if (holder !== null) throw new DataDirBusyError(dataDir, holder);
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'purse.pid');
-  writeFileSync(file, String(process.pid), { flag: 'w' });
+  try {
+    // Exclusive create: of two processes starting at once, only one gets the file.
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const again = lockHolder(dataDir);
+    if (again !== null) throw new DataDirBusyError(dataDir, again);
+    // A stale file from a process that died without cleaning up.
+    rmSync(file, { force: true });
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  }
   return {
     release() {
       try {

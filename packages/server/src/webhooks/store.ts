@@ -136,11 +136,11 @@ export async function scheduleRedelivery(db: Db, event: { id: string; merchant_i
       .execute();
     await sql`
       INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, e.id, e.url, 'pending', ${now}, ${now}, ${now}
+      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, e.id, e.url, 'pending', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       FROM webhook_endpoints e
       WHERE e.merchant_id = ${event.merchant_id} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ${event.type} = ANY (e.events))
       UNION ALL
-      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, NULL, ${callbackUrl}::text, 'pending', ${now}, ${now}, ${now}
+      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, NULL, ${callbackUrl}::text, 'pending', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       WHERE ${callbackUrl}::text IS NOT NULL
       ON CONFLICT DO NOTHING
     `.execute(trx);

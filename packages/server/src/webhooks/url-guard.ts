@@ -27,8 +27,9 @@ for (const [net, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
-  ['::ffff:0:0', 96],
 ] as const) {
+  // No ::ffff:0:0/96 entry: BlockList already checks IPv4-mapped addresses against the IPv4
+  // rules, and that entry would match every IPv4 address.
   blocked.addSubnet(net, prefix, 'ipv6');
 }
 
@@ -50,7 +51,8 @@ export function checkCallbackUrl(text: string, allowPrivate: boolean): UrlProble
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'not_absolute_http';
   if (url.username !== '' || url.password !== '') return 'credentials';
   if (allowPrivate) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // "localhost." is localhost: a fully qualified name's trailing dot is dropped before checking.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return 'private_address';
   return isPrivateAddress(host) ? 'private_address' : null;
 }

@@ -182,3 +182,21 @@ describe('purse on PostgreSQL', { skip: noPostgres }, () => {
     assert.equal(token.statusCode, 200);
   });
 });
+
+describe('purse merchant webhook-secret', () => {
+  const dataDir = tempDir({ after }, 'purse-cli-whsec-');
+  test('prints the default signing secret, and rotate-webhook-secret replaces it', async () => {
+    const created = credentials(await purse(['merchant', 'create', '--name', 'Hooks', '--json'], { DATA_DIR: dataDir }));
+    const shown = await purse(['merchant', 'webhook-secret', created.merchant_id, '--json'], { DATA_DIR: dataDir });
+    assertOk(shown);
+    const first = JSON.parse(shown.stdout) as { merchant_id: string; webhook_secret: string };
+    assert.equal(first.merchant_id, created.merchant_id);
+    assert.match(first.webhook_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const rotated = await purse(['merchant', 'rotate-webhook-secret', created.merchant_id, '--json'], { DATA_DIR: dataDir });
+    assertOk(rotated);
+    const second = JSON.parse(rotated.stdout) as { webhook_secret: string };
+    assert.notEqual(second.webhook_secret, first.webhook_secret);
+    const unknown = await purse(['merchant', 'webhook-secret', 'mer_doesnotexist'], { DATA_DIR: dataDir });
+    assert.equal(unknown.code, 1);
+  });
+});
