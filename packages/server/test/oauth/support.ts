@@ -121,3 +121,12 @@ export function assertBearerError(response: Reply, code: 'token_missing' | 'toke
 export function getMerchant(app: TestApp, headers: Record<string, string> = {}, url = '/v1/merchant'): Promise<Reply> {
   return app.inject({ method: 'GET', url, headers });
 }
+
+/** Rows in access_tokens: refusals must store nothing. */
+export async function countTokens(app: TestApp): Promise<number> {
+  const row = await app.deps.db.db
+    .selectFrom('access_tokens')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

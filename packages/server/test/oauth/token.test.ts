@@ -1,6 +1,6 @@
 // POST /oauth/token: the catalogue rows of reliability.md ("Token endpoint") and api-v1.md §2, §12.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant, manualClock } from '../helpers/app.ts';
 import {
   type Reply,
@@ -8,6 +8,7 @@ import {
   assertOAuthError,
   assertTokenIssued,
   basic,
+  countTokens,
   getMerchant,
   grant,
   tokenForm,
@@ -85,6 +86,12 @@ describe('token issued', () => {
     await assertTokenWorks(assertTokenIssued(response), m.merchantId);
   });
 
+  test('Basic with empty client_id / client_secret body fields: sent without a value means omitted (RFC 6749 §3.1)', async () => {
+    const m = await merchant();
+    const header = basic(m.clientId, m.clientSecret);
+    await assertTokenWorks(assertTokenIssued(await tokenForm(app, 'grant_type=client_credentials&client_id=&client_secret=', header)), m.merchantId);
+  });
+
   test('unknown extra fields are ignored (RFC 6749 §3.1): JSON and form', async () => {
     const m = await merchant();
     const json = await tokenJson(app, { ...grant(m.clientId, m.clientSecret), scope: 'payments', audience: 'x', extra: { nested: [1, 2] } });
@@ -121,8 +128,16 @@ describe('token issued', () => {
 
 describe('invalid_request', () => {
   let m: TestMerchant;
+  let stored = 0;
   before(async () => {
     m = await merchant('invalid_request');
+  });
+  // Every refusal below stores nothing.
+  beforeEach(async () => {
+    stored = await countTokens(app);
+  });
+  afterEach(async () => {
+    assert.equal(await countTokens(app), stored, 'a refused request stored a token');
   });
 
   test('empty body with Content-Type: application/json', async () => {
@@ -224,8 +239,6 @@ describe('invalid_request', () => {
     assertOAuthError(await tokenForm(app, { grant_type: 'client_credentials' }, header), 400, 'invalid_request');
     const rawNul = { authorization: `Basic ${Buffer.from(`${m.clientId}\u0000:secret`).toString('base64')}` };
     assertOAuthError(await tokenForm(app, { grant_type: 'client_credentials' }, rawNul), 400, 'invalid_request');
-    // The client itself is untouched: the right secret still works.
-    assertTokenIssued(await tokenJson(app, grant(m.clientId, m.clientSecret)));
   });
 
   for (const [name, authorization] of [
@@ -250,21 +263,18 @@ describe('invalid_request', () => {
     assertOAuthError(await tokenJson(app, { grant_type: 'client_credentials', client_id: m.clientId }, header), 400, 'invalid_request');
     assertOAuthError(await tokenJson(app, { grant_type: 'client_credentials', client_id: null }, header), 400, 'invalid_request');
   });
-
-  test('Basic with empty client_id / client_secret body fields: sent without a value means omitted (RFC 6749 §3.1)', async () => {
-    const header = basic(m.clientId, m.clientSecret);
-    assertTokenIssued(await tokenForm(app, 'grant_type=client_credentials&client_id=&client_secret=', header));
-  });
 });
 
 describe('unsupported_grant_type', () => {
   for (const grantType of ['authorization_code', 'password', 'refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'CLIENT_CREDENTIALS', 'client_credentials ']) {
     test(`grant_type ${JSON.stringify(grantType)} → 400 unsupported_grant_type (JSON, form, Basic)`, async () => {
       const m = await merchant('grant types');
+      const stored = await countTokens(app);
       const fields = { ...grant(m.clientId, m.clientSecret), grant_type: grantType };
       assertOAuthError(await tokenJson(app, fields), 400, 'unsupported_grant_type');
       assertOAuthError(await tokenForm(app, fields), 400, 'unsupported_grant_type');
       assertOAuthError(await tokenForm(app, { grant_type: grantType }, basic(m.clientId, m.clientSecret)), 400, 'unsupported_grant_type');
+      assert.equal(await countTokens(app), stored);
     });
   }
 });
@@ -278,6 +288,7 @@ describe('invalid_client', () => {
 
   test('unknown client and wrong secret: 401 invalid_client with byte-identical bodies (JSON and form)', async () => {
     const m = await merchant();
+    const stored = await countTokens(app);
     const unknownJson = await tokenJson(app, grant('cli_01jd6x8v1ffq8v2k3m4n5p6q7r', m.clientSecret));
     const wrongJson = await tokenJson(app, grant(m.clientId, wrongSecret(m.clientSecret)));
     const otherShape = await tokenJson(app, grant('nobody', 'nothing'));
@@ -289,6 +300,7 @@ describe('invalid_client', () => {
       assert.equal(response.body, unknownJson.body);
       assert.equal(response.headers['content-length'], unknownJson.headers['content-length']);
     }
+    assert.equal(await countTokens(app), stored);
   });
 
   test('with Basic: 401 invalid_client + WWW-Authenticate: Basic realm="…", identical for unknown client and wrong secret', async () => {
@@ -310,6 +322,7 @@ describe('invalid_client', () => {
     const reference = await tokenJson(app, grant('cli_01jd6x8v1ffq8v2k3m4n5p6q7r', 'sk_test_nothing'));
     const disabled = await app.deps.services.merchants.setStatus(m.merchantId, 'disabled');
     assert.ok(disabled.ok);
+    const stored = await countTokens(app);
     const json = await tokenJson(app, grant(m.clientId, m.clientSecret));
     const form = await tokenForm(app, grant(m.clientId, m.clientSecret));
     const viaBasic = await tokenForm(app, { grant_type: 'client_credentials' }, basic(m.clientId, m.clientSecret));
@@ -318,6 +331,7 @@ describe('invalid_client', () => {
       assert.equal(response.body, reference.body);
     }
     assert.match(String(viaBasic.headers['www-authenticate']), /^Basic realm="[^"]+"$/);
+    assert.equal(await countTokens(app), stored, 'a disabled merchant gets no token stored');
     assert.ok((await app.deps.services.merchants.setStatus(m.merchantId, 'active')).ok);
     await assertTokenWorks(assertTokenIssued(await tokenJson(app, grant(m.clientId, m.clientSecret))), m.merchantId);
   });
