@@ -122,11 +122,15 @@ export function getMerchant(app: TestApp, headers: Record<string, string> = {}, 
   return app.inject({ method: 'GET', url, headers });
 }
 
-/** Rows in access_tokens: refusals must store nothing. */
-export async function countTokens(app: TestApp): Promise<number> {
+/**
+ * A merchant's rows in access_tokens: refusals must store nothing. Per merchant, because on
+ * PostgreSQL the test files of one run share the database.
+ */
+export async function countTokens(app: TestApp, merchantId: string): Promise<number> {
   const row = await app.deps.db.db
     .selectFrom('access_tokens')
     .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('merchant_id', '=', merchantId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

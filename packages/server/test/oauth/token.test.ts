@@ -134,10 +134,10 @@ describe('invalid_request', () => {
   });
   // Every refusal below stores nothing.
   beforeEach(async () => {
-    stored = await countTokens(app);
+    stored = await countTokens(app, m.merchantId);
   });
   afterEach(async () => {
-    assert.equal(await countTokens(app), stored, 'a refused request stored a token');
+    assert.equal(await countTokens(app, m.merchantId), stored, 'a refused request stored a token');
   });
 
   test('empty body with Content-Type: application/json', async () => {
@@ -269,12 +269,12 @@ describe('unsupported_grant_type', () => {
   for (const grantType of ['authorization_code', 'password', 'refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'CLIENT_CREDENTIALS', 'client_credentials ']) {
     test(`grant_type ${JSON.stringify(grantType)} → 400 unsupported_grant_type (JSON, form, Basic)`, async () => {
       const m = await merchant('grant types');
-      const stored = await countTokens(app);
+      const stored = await countTokens(app, m.merchantId);
       const fields = { ...grant(m.clientId, m.clientSecret), grant_type: grantType };
       assertOAuthError(await tokenJson(app, fields), 400, 'unsupported_grant_type');
       assertOAuthError(await tokenForm(app, fields), 400, 'unsupported_grant_type');
       assertOAuthError(await tokenForm(app, { grant_type: grantType }, basic(m.clientId, m.clientSecret)), 400, 'unsupported_grant_type');
-      assert.equal(await countTokens(app), stored);
+      assert.equal(await countTokens(app, m.merchantId), stored);
     });
   }
 });
@@ -288,7 +288,7 @@ describe('invalid_client', () => {
 
   test('unknown client and wrong secret: 401 invalid_client with byte-identical bodies (JSON and form)', async () => {
     const m = await merchant();
-    const stored = await countTokens(app);
+    const stored = await countTokens(app, m.merchantId);
     const unknownJson = await tokenJson(app, grant('cli_01jd6x8v1ffq8v2k3m4n5p6q7r', m.clientSecret));
     const wrongJson = await tokenJson(app, grant(m.clientId, wrongSecret(m.clientSecret)));
     const otherShape = await tokenJson(app, grant('nobody', 'nothing'));
@@ -300,7 +300,7 @@ describe('invalid_client', () => {
       assert.equal(response.body, unknownJson.body);
       assert.equal(response.headers['content-length'], unknownJson.headers['content-length']);
     }
-    assert.equal(await countTokens(app), stored);
+    assert.equal(await countTokens(app, m.merchantId), stored);
   });
 
   test('with Basic: 401 invalid_client + WWW-Authenticate: Basic realm="…", identical for unknown client and wrong secret', async () => {
@@ -322,7 +322,7 @@ describe('invalid_client', () => {
     const reference = await tokenJson(app, grant('cli_01jd6x8v1ffq8v2k3m4n5p6q7r', 'sk_test_nothing'));
     const disabled = await app.deps.services.merchants.setStatus(m.merchantId, 'disabled');
     assert.ok(disabled.ok);
-    const stored = await countTokens(app);
+    const stored = await countTokens(app, m.merchantId);
     const json = await tokenJson(app, grant(m.clientId, m.clientSecret));
     const form = await tokenForm(app, grant(m.clientId, m.clientSecret));
     const viaBasic = await tokenForm(app, { grant_type: 'client_credentials' }, basic(m.clientId, m.clientSecret));
@@ -331,7 +331,7 @@ describe('invalid_client', () => {
       assert.equal(response.body, reference.body);
     }
     assert.match(String(viaBasic.headers['www-authenticate']), /^Basic realm="[^"]+"$/);
-    assert.equal(await countTokens(app), stored, 'a disabled merchant gets no token stored');
+    assert.equal(await countTokens(app, m.merchantId), stored, 'a disabled merchant gets no token stored');
     assert.ok((await app.deps.services.merchants.setStatus(m.merchantId, 'active')).ok);
     await assertTokenWorks(assertTokenIssued(await tokenJson(app, grant(m.clientId, m.clientSecret))), m.merchantId);
   });
