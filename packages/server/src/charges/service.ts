@@ -1,12 +1,9 @@
 import type { Config } from '../config.ts';
-import { FAILURE_MESSAGES } from '../connectors/connector.ts';
+import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { ChargeKind } from '../db/schema.ts';
-import { recordEvent } from '../events/store.ts';
 import { notFound } from '../http/errors.ts';
-import { merchantAccount, walletAccount } from '../ledger/accounts.ts';
-import { postLedgerTransaction } from '../ledger/service.ts';
 import { runWalletPayment } from '../ledger/wallet-payment.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
@@ -15,7 +12,7 @@ import { isIdOf, newId } from '../shared/ids.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import { type ChargeBody, type PreparedCharge, prepareCharge } from './prepare.ts';
-import { type FinalOutcome, LEASE_MS, type Settlement, failed } from './settlement.ts';
+import { LEASE_MS, type Settlement } from './settlement.ts';
 import * as store from './store.ts';
 import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
 
@@ -60,35 +57,44 @@ function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now
 export function createChargeService(deps: { db: Db; clock: Clock; config: Config; hashKey: Buffer; registry: ConnectorRegistry; settlement: Settlement }) {
   const { db, clock, config, registry, settlement } = deps;
 
-  /** A wallet payment settles inside the claim's transaction; refusals are business outcomes. */
-  async function settleWithoutProvider(trx: Db, row: ChargeRow, prepared: PreparedCharge, now: Date): Promise<FinalOutcome | null> {
-    if (row.provider !== INTERNAL_PROVIDER && registry.get(row.provider) === null) return failed('provider_error');
-    if (row.kind === 'topup' && !prepared.walletActive) return failed('wallet_inactive');
-    if (prepared.methodType !== 'wallet') return null;
-    const posted = await postLedgerTransaction(trx, {
-      merchantId: row.merchant_id,
-      sourceType: 'payment',
-      sourceId: row.id,
-      createdAt: now,
-      lines: [
-        { account: walletAccount(prepared.walletId!), currency: row.currency, amount: -prepared.amountMinor },
-        { account: merchantAccount(row.merchant_id, row.currency), currency: row.currency, amount: prepared.amountMinor },
-      ],
-    }, { negativeControlRmwDebit: config.negativeControlRmwDebit });
-    return posted.ok ? { status: 'succeeded', providerReference: null } : failed(posted.error);
+  /** Refusals that need no provider call: no provider configured, or a top-up to a frozen wallet. */
+  function immediateFailure(provider: string, prepared: PreparedCharge): FailureCode | null {
+    if (registry.get(provider) === null) return 'provider_error';
+    if (prepared.kind === 'topup' && !prepared.walletActive) return 'wallet_inactive';
+    return null;
   }
 
   /**
-   * The claim: the charge row, its created event and, when no provider is involved, the
-   * outcome with its ledger posting, in one short transaction. Undefined: the reference is taken.
+   * The claim, in one statement (store.claimCharge): the pending charge and its created event,
+   * or, when no provider call is needed, the failed charge with both events. Undefined: the
+   * reference is taken.
    */
   async function claim(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<ChargeRow | undefined> {
-    const provider = prepared.methodType === 'wallet' ? INTERNAL_PROVIDER : (registry.providerFor(auth.livemode) ?? 'unconfigured');
-    const expiresAt = prepared.methodType === 'mobile_money' ? new Date(now.getTime() + config.mobileMoneyExpiryS * 1000) : null;
+    const provider = registry.providerFor(auth.livemode) ?? 'unconfigured';
+    const id = newId(prepared.kind === 'payment' ? 'payment' : 'topup');
     const lease = new Date(now.getTime() + LEASE_MS);
-    return db.transaction().execute(async (trx) => {
-      const row = await store.insertCharge(trx, {
-        id: newId(prepared.kind === 'payment' ? 'payment' : 'topup'),
+    const expiresAt = prepared.methodType === 'mobile_money' ? new Date(now.getTime() + config.mobileMoneyExpiryS * 1000) : null;
+    const pending: ChargeRow = { ...pendingRow(auth, prepared, id, now, provider), expires_at: expiresAt, lease_until: lease, next_check_at: lease };
+    const payload = (row: ChargeRow) => JSON.stringify({ object: chargeView(row) });
+    const events = [{ id: newId('event'), type: `${prepared.kind}.created`, payload: payload(pending) }];
+    const failureCode = immediateFailure(provider, prepared);
+    const final = failureCode ? { status: 'failed' as const, failureCode, failureMessage: FAILURE_MESSAGES[failureCode] } : null;
+    if (failureCode) {
+      const failedRow: ChargeRow = {
+        ...pending,
+        status: 'failed',
+        failure_code: failureCode,
+        failure_message: FAILURE_MESSAGES[failureCode],
+        completed_at: now,
+        lease_until: null,
+        next_check_at: null,
+      };
+      events.push({ id: newId('event'), type: `${prepared.kind}.failed`, payload: payload(failedRow) });
+    }
+    return store.claimCharge(
+      db,
+      {
+        id,
         kind: prepared.kind,
         merchantId: auth.merchantId,
         reference: prepared.reference,
@@ -98,7 +104,7 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
         methodType: prepared.methodType,
         method: prepared.publicMethod,
         walletId: prepared.walletId,
-        customer: prepared.kind === 'payment' ? prepared.customer : null,
+        customer: pending.customer,
         description: prepared.description,
         metadata: prepared.metadata,
         callbackUrl: prepared.callbackUrl,
@@ -108,21 +114,10 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
         expiresAt,
         leaseUntil: lease,
         nextCheckAt: lease,
-      });
-      if (!row) return undefined;
-      await recordEvent(trx, { merchantId: row.merchant_id, type: `${row.kind}.created`, object: chargeView(row), createdAt: now });
-      const outcome = await settleWithoutProvider(trx, row, prepared, now);
-      if (!outcome) return row;
-      const failureCode = outcome.status === 'failed' ? outcome.failureCode : null;
-      const done = (await store.finishCharge(
-        trx,
-        row.id,
-        { status: outcome.status, failureCode, failureMessage: failureCode ? FAILURE_MESSAGES[failureCode] : null, providerReference: null },
-        now,
-      ))!;
-      await recordEvent(trx, { merchantId: done.merchant_id, type: `${done.kind}.${outcome.status}`, object: chargeView(done), createdAt: now });
-      return done;
-    });
+        final,
+      },
+      events,
+    );
   }
 
   /**
@@ -130,8 +125,7 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
    * (src/ledger/wallet-payment.ts). A taken reference surfaces as a unique violation: replay.
    * The negative control of the double-spend test takes the generic path with its broken debit.
    */
-  async function payFromWallet(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView> | null> {
-    if (config.negativeControlRmwDebit) return null;
+  async function payFromWallet(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
     const id = newId('payment');
     const base = pendingRow(auth, prepared, id, now, INTERNAL_PROVIDER);
     const final = (failureCode: 'insufficient_funds' | 'wallet_inactive' | null): ChargeRow => ({
@@ -167,6 +161,7 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
           finalEvent: newId('event'),
         },
         failureMessages: { insufficient_funds: FAILURE_MESSAGES.insufficient_funds, wallet_inactive: FAILURE_MESSAGES.wallet_inactive },
+        negativeControlRmwDebit: config.negativeControlRmwDebit,
         payloads: {
           created: payload(base),
           succeeded: payload(final(null)),
@@ -198,10 +193,7 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
     async createCharge(auth: AuthContext, kind: ChargeKind, body: ChargeBody): Promise<Created<ChargeView>> {
       const now = clock.now();
       const prepared = await prepareCharge({ db, config, hashKey: deps.hashKey, now }, auth, kind, body);
-      if (prepared.methodType === 'wallet') {
-        const paid = await payFromWallet(auth, prepared, now);
-        if (paid) return paid;
-      }
+      if (prepared.methodType === 'wallet') return payFromWallet(auth, prepared, now);
       const row = await claim(auth, prepared, now);
       if (!row) return replay(auth, prepared, now);
       if (row.status !== 'pending') return { created: true, object: chargeView(row) };

@@ -2,9 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FAILURE_MESSAGES, type FailureCode, type ProviderMethod, type ProviderOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
-import { recordEvent } from '../events/store.ts';
-import { merchantAccount, providerAccount, walletAccount } from '../ledger/accounts.ts';
-import { postLedgerTransaction } from '../ledger/service.ts';
+import { runSettlement } from '../ledger/settlement-posting.ts';
 import type { Clock } from '../shared/clock.ts';
 import { withTimeout } from '../shared/timeout.ts';
 import * as store from './store.ts';
@@ -24,24 +22,6 @@ export const failed = (failureCode: FailureCode, providerReference: string | nul
   providerReference,
 });
 
-/** Money in from outside: a payment credits the merchant's funds, a top-up the wallet. */
-async function postSettlement(trx: Db, charge: ChargeRow, now: Date): Promise<void> {
-  const amount = BigInt(charge.amount);
-  const source = providerAccount(charge.provider, charge.method_type, charge.currency);
-  const target = charge.kind === 'payment' ? merchantAccount(charge.merchant_id, charge.currency) : walletAccount(charge.wallet_id!);
-  const posted = await postLedgerTransaction(trx, {
-    merchantId: charge.merchant_id,
-    sourceType: charge.kind,
-    sourceId: charge.id,
-    createdAt: now,
-    lines: [
-      { account: source, currency: charge.currency, amount: -amount },
-      { account: target, currency: charge.currency, amount },
-    ],
-  });
-  if (!posted.ok) throw new Error(`settlement credit refused: ${posted.error}`);
-}
-
 export function createSettlement(deps: { db: Db; clock: Clock; registry: ConnectorRegistry; log: FastifyBaseLogger }) {
   const { db, clock, registry, log } = deps;
 
@@ -49,33 +29,42 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
    * pending → succeeded | failed, with its ledger posting and event, in one transaction. A final
    * state never changes: an outcome that contradicts it is kept for reconciliation.
    */
-  async function applyOutcome(chargeId: string, outcome: FinalOutcome): Promise<ChargeRow> {
-    return db.transaction().execute(async (trx) => {
-      const now = clock.now();
-      const failureCode = outcome.status === 'failed' ? outcome.failureCode : null;
-      const updated = await store.finishCharge(
-        trx,
-        chargeId,
-        { status: outcome.status, failureCode, failureMessage: failureCode ? FAILURE_MESSAGES[failureCode] : null, providerReference: outcome.providerReference },
-        now,
-      );
-      if (!updated) {
-        const existing = (await store.findChargeById(trx, chargeId))!;
-        if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
-          log.warn({ charge_id: chargeId, status: existing.status, late: outcome.status }, 'provider outcome after a final state; kept for reconciliation');
-          await store.recordLateOutcome(trx, chargeId, outcome, now);
-        }
-        return existing;
-      }
-      if (updated.status === 'succeeded') await postSettlement(trx, updated, now);
-      await recordEvent(trx, { merchantId: updated.merchant_id, type: `${updated.kind}.${outcome.status}`, object: chargeView(updated), createdAt: now });
-      return updated;
+  async function applyOutcome(charge: ChargeRow, outcome: FinalOutcome): Promise<ChargeRow> {
+    const now = clock.now();
+    const failureCode = outcome.status === 'failed' ? outcome.failureCode : null;
+    const failureMessage = failureCode ? FAILURE_MESSAGES[failureCode] : null;
+    const expected: ChargeRow = {
+      ...charge,
+      status: outcome.status,
+      failure_code: failureCode,
+      failure_message: failureMessage,
+      provider_reference: outcome.providerReference ?? charge.provider_reference,
+      completed_at: now,
+      updated_at: now,
+      lease_until: null,
+      next_check_at: null,
+    };
+    const updated = await runSettlement(db, {
+      charge,
+      status: outcome.status,
+      failureCode,
+      failureMessage,
+      providerReference: outcome.providerReference,
+      now,
+      payload: JSON.stringify({ object: chargeView(expected) }),
     });
+    if (updated) return updated;
+    const existing = (await store.findChargeById(db, charge.id))!;
+    if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
+      log.warn({ charge_id: charge.id, status: existing.status, late: outcome.status }, 'provider outcome after a final state; kept for reconciliation');
+      await store.recordLateOutcome(db, charge.id, outcome, now);
+    }
+    return existing;
   }
 
   /** Stores what the provider said: a final outcome settles; pending waits for the worker. */
   async function recordProviderOutcome(charge: ChargeRow, outcome: ProviderOutcome): Promise<ChargeRow> {
-    if (outcome.status !== 'pending') return applyOutcome(charge.id, outcome);
+    if (outcome.status !== 'pending') return applyOutcome(charge, outcome);
     const now = clock.now();
     let nextCheck = now.getTime() + outcome.checkAfterMs;
     if (charge.expires_at) nextCheck = Math.min(nextCheck, charge.expires_at.getTime());
@@ -86,7 +75,7 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
   /** Calls the provider outside any transaction. A timeout or error leaves the charge pending. */
   async function initiateWithProvider(charge: ChargeRow, method: ProviderMethod): Promise<ChargeRow> {
     const connector = registry.get(charge.provider);
-    if (!connector) return applyOutcome(charge.id, failed('provider_error'));
+    if (!connector) return applyOutcome(charge, failed('provider_error'));
     try {
       const outcome = await withTimeout(
         connector.initiate({
@@ -112,7 +101,7 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
   /** Picks up a charge whose first attempt died: ask the provider first, initiate only if it never saw it. */
   async function resume(charge: ChargeRow, method: ProviderMethod | null): Promise<ChargeRow> {
     const connector = registry.get(charge.provider);
-    if (!connector) return applyOutcome(charge.id, failed('provider_error'));
+    if (!connector) return applyOutcome(charge, failed('provider_error'));
     const now = clock.now();
     const expired = charge.expires_at !== null && now >= charge.expires_at;
     let status;
@@ -123,11 +112,11 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
       await store.releaseCharge(db, charge.id, new Date(now.getTime() + 5_000));
       return charge;
     }
-    if (status.status === 'succeeded' || status.status === 'failed') return applyOutcome(charge.id, status);
-    if (status.status === 'pending') return expired ? applyOutcome(charge.id, failed('expired', status.providerReference)) : recordProviderOutcome(charge, status);
-    if (expired) return applyOutcome(charge.id, failed('expired'));
+    if (status.status === 'succeeded' || status.status === 'failed') return applyOutcome(charge, status);
+    if (status.status === 'pending') return expired ? applyOutcome(charge, failed('expired', status.providerReference)) : recordProviderOutcome(charge, status);
+    if (expired) return applyOutcome(charge, failed('expired'));
     if (method) return initiateWithProvider(charge, method);
-    if (now.getTime() - charge.created_at.getTime() > CARD_RESUME_WINDOW_MS) return applyOutcome(charge.id, failed('processing_error'));
+    if (now.getTime() - charge.created_at.getTime() > CARD_RESUME_WINDOW_MS) return applyOutcome(charge, failed('processing_error'));
     await store.releaseCharge(db, charge.id, new Date(now.getTime() + 5_000));
     return charge;
   }

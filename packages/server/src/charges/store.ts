@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { deliveriesFromEvents } from '../events/outbox.ts';
 import type { ChargeKind, ChargeStatus, MethodType } from '../db/schema.ts';
 import { type PageRequest, fetchPage } from '../shared/pagination.ts';
 import type { ChargeRow } from './view.ts';
@@ -27,37 +28,46 @@ export interface NewCharge {
   nextCheckAt: Date | null;
 }
 
-/** Inserts the claim; undefined when the reference is taken (the unique index decides). */
-export async function insertCharge(db: Db, c: NewCharge): Promise<ChargeRow | undefined> {
-  return db
-    .insertInto('charges')
-    .values({
-      id: c.id,
-      kind: c.kind,
-      merchant_id: c.merchantId,
-      reference: c.reference,
-      request_fingerprint: JSON.stringify(c.fingerprint),
-      status: 'pending',
-      amount: c.amountMinor,
-      currency: c.currency,
-      method_type: c.methodType,
-      method: JSON.stringify(c.method),
-      wallet_id: c.walletId,
-      customer: c.customer === null ? null : JSON.stringify(c.customer),
-      description: c.description,
-      metadata: JSON.stringify(c.metadata),
-      callback_url: c.callbackUrl,
-      provider: c.provider,
-      livemode: c.livemode,
-      created_at: c.now,
-      updated_at: c.now,
-      expires_at: c.expiresAt,
-      lease_until: c.leaseUntil,
-      next_check_at: c.nextCheckAt,
-    })
-    .onConflict((oc) => oc.columns(['merchant_id', 'kind', 'reference']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+export interface ClaimEvent {
+  id: string;
+  type: string;
+  /** JSON of `{ object }` as the event reports it. */
+  payload: string;
+}
+
+/**
+ * The claim in ONE statement: the charge row (pending, or already final when no provider call
+ * is needed), its events and their outbox rows. Undefined when the reference is taken: ON
+ * CONFLICT DO NOTHING lets the unique index decide, and then no event is written either.
+ */
+export async function claimCharge(
+  db: Db,
+  c: NewCharge & { final: { status: 'failed'; failureCode: string; failureMessage: string } | null },
+  events: ClaimEvent[],
+): Promise<ChargeRow | undefined> {
+  const now = sql`${c.now}::timestamptz`;
+  const rows = sql.join(events.map((e) => sql`(${e.id}, ${e.type}, ${e.payload})`));
+  const result = await sql<ChargeRow>`
+    WITH ins AS (
+      INSERT INTO charges (id, kind, merchant_id, reference, request_fingerprint, status, amount, currency, method_type, method,
+                           wallet_id, customer, description, metadata, callback_url, failure_code, failure_message, provider,
+                           livemode, created_at, updated_at, completed_at, expires_at, lease_until, next_check_at)
+      VALUES (${c.id}, ${c.kind}, ${c.merchantId}, ${c.reference}, ${JSON.stringify(c.fingerprint)}::jsonb,
+              ${c.final ? 'failed' : 'pending'}, ${c.amountMinor.toString()}::bigint, ${c.currency}, ${c.methodType},
+              ${JSON.stringify(c.method)}::jsonb, ${c.walletId}, ${c.customer === null ? null : JSON.stringify(c.customer)}::jsonb,
+              ${c.description}, ${JSON.stringify(c.metadata)}::jsonb, ${c.callbackUrl}, ${c.final?.failureCode ?? null},
+              ${c.final?.failureMessage ?? null}, ${c.provider}, ${c.livemode}, ${now}, ${now}, ${c.final ? c.now : null}::timestamptz,
+              ${c.expiresAt}::timestamptz, ${c.final ? null : c.leaseUntil}::timestamptz, ${c.final ? null : c.nextCheckAt}::timestamptz)
+      ON CONFLICT (merchant_id, kind, reference) DO NOTHING
+      RETURNING *
+    ), evs AS (
+      INSERT INTO events (id, merchant_id, type, object_id, data, livemode, created_at)
+      SELECT v.id, ins.merchant_id, v.type, ins.id, v.payload::json, ins.livemode, ins.created_at
+      FROM ins, (VALUES ${rows}) AS v (id, type, payload)
+      RETURNING id, type
+    ), deliveries AS (${deliveriesFromEvents(c.merchantId, c.callbackUrl, c.now)})
+    SELECT * FROM ins`.execute(db);
+  return result.rows[0];
 }
 
 export async function findChargeByReference(db: Db, merchantId: string, kind: ChargeKind, reference: string) {
@@ -76,31 +86,6 @@ export async function findCharge(db: Db, merchantId: string, kind: ChargeKind, i
 
 export async function findChargeById(db: Db, id: string) {
   return db.selectFrom('charges').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** pending → final, once. Undefined when the charge was already final (nothing changes). */
-export async function finishCharge(
-  db: Db,
-  id: string,
-  outcome: { status: Exclude<ChargeStatus, 'pending'>; failureCode: string | null; failureMessage: string | null; providerReference: string | null },
-  now: Date,
-) {
-  return db
-    .updateTable('charges')
-    .set({
-      status: outcome.status,
-      failure_code: outcome.failureCode,
-      failure_message: outcome.failureMessage,
-      provider_reference: sql`coalesce(${outcome.providerReference}, provider_reference)`,
-      completed_at: now,
-      updated_at: now,
-      lease_until: null,
-      next_check_at: null,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .returningAll()
-    .executeTakeFirst();
 }
 
 /** The provider accepted the request and has not settled it yet. */

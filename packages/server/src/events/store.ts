@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import { newId } from '../shared/ids.ts';
+import { deliveriesFromEvents } from './outbox.ts';
 import { type PageRequest, fetchPage } from '../shared/pagination.ts';
 
 export const EVENT_TYPES = ['payment.created', 'payment.succeeded', 'payment.failed', 'topup.created', 'topup.succeeded', 'topup.failed'] as const;
@@ -19,20 +20,13 @@ export async function recordEvent(
   const id = newId('event');
   const callbackUrl = event.object.callback_url ?? null;
   await sql`
-    WITH ev AS (
+    WITH evs AS (
       INSERT INTO events (id, merchant_id, type, object_id, data, livemode, created_at)
       VALUES (${id}, ${event.merchantId}, ${event.type}, ${event.object.id}, ${JSON.stringify({ object: event.object })}::json,
               ${event.object.livemode}, ${event.createdAt})
-      RETURNING id, merchant_id, created_at
+      RETURNING id, type
     )
-    INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-    SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ev.id, ev.merchant_id, e.id, e.url, 'pending', ev.created_at, ev.created_at, ev.created_at
-    FROM ev JOIN webhook_endpoints e
-      ON e.merchant_id = ev.merchant_id AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ${event.type} = ANY (e.events))
-    UNION ALL
-    SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ev.id, ev.merchant_id, NULL, ${callbackUrl}::text, 'pending', ev.created_at, ev.created_at, ev.created_at
-    FROM ev WHERE ${callbackUrl}::text IS NOT NULL
-  `.execute(trx);
+    ${deliveriesFromEvents(event.merchantId, callbackUrl, event.createdAt)}`.execute(trx);
   return id;
 }
 

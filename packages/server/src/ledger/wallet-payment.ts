@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { deliveriesFromEvents } from '../events/outbox.ts';
 import { merchantAccount, walletAccount } from './accounts.ts';
 import { assertBalanced } from './service.ts';
 
@@ -8,7 +9,7 @@ import { assertBalanced } from './service.ts';
  * final status, the balanced ledger posting, both events and their outbox rows. Data-modifying
  * CTEs see one snapshot and commit together, so a failure anywhere undoes everything.
  *
- * - The debit is the conditional UPDATE of postLedgerTransaction (active, balance >= amount;
+ * - The debit is one conditional UPDATE (active, balance >= amount;
  *   the row lock serialises concurrent debits; CHECK (balance >= 0) is the backstop).
  * - The charge row is a plain INSERT: if another request holds the reference, the unique index
  *   raises 23505 and the whole statement, debit included, is rolled back. (The NOT EXISTS only
@@ -32,8 +33,21 @@ export interface WalletPaymentStatement {
   callbackUrl: string | null;
   ids: { ledgerTransaction: string; debitEntry: string; creditEntry: string; createdEvent: string; finalEvent: string };
   failureMessages: { insufficient_funds: string; wallet_inactive: string };
+  /** See Config.negativeControlRmwDebit: the double-spend test's deliberately broken debit. */
+  negativeControlRmwDebit?: boolean;
   /** JSON of the object for each event: created (pending), and each final outcome. */
   payloads: { created: string; succeeded: string; insufficient_funds: string; wallet_inactive: string };
+}
+
+/**
+ * WRONG ON PURPOSE (negative control only): reads the balance without a lock and checks it in
+ * JavaScript, then the statement writes the absolute result. Concurrent debits lose updates.
+ */
+async function readModifyWrite(db: Db, walletId: string, amount: bigint) {
+  const row = await db.selectFrom('wallets').select('balance').where('id', '=', walletId).executeTakeFirst();
+  const balance = BigInt(row?.balance ?? '0');
+  const ok = balance >= amount;
+  return { debit: sql`${(ok ? balance - amount : balance).toString()}::bigint`, covered: ok ? sql`true` : sql`false` };
 }
 
 export async function runWalletPayment(db: Db, p: WalletPaymentStatement) {
@@ -45,12 +59,15 @@ export async function runWalletPayment(db: Db, p: WalletPaymentStatement) {
   // Parameters in SELECT lists have no type of their own: cast them once here.
   const now = sql`${p.now}::timestamptz`;
   const livemode = sql`${p.livemode}::boolean`;
+  const { debit, covered } = p.negativeControlRmwDebit
+    ? await readModifyWrite(db, p.walletId, p.amountMinor)
+    : { debit: sql`balance - ${amount}::bigint`, covered: sql`balance >= ${amount}::bigint` };
   const result = await sql<{ status: string; failure_code: string | null }>`
     WITH w AS (
       SELECT status FROM wallets WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId}
     ), debit AS (
-      UPDATE wallets SET balance = balance - ${amount}::bigint, updated_at = ${now}
-      WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND balance >= ${amount}::bigint
+      UPDATE wallets SET balance = ${debit}, updated_at = ${now}
+      WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND ${covered}
         AND NOT EXISTS (SELECT 1 FROM charges WHERE merchant_id = ${p.merchantId} AND kind = 'payment' AND reference = ${p.reference})
       RETURNING balance
     ), outcome AS (
@@ -89,14 +106,7 @@ export async function runWalletPayment(db: Db, p: WalletPaymentStatement) {
              ${livemode}, ${now}
       FROM ins i
       RETURNING id, type
-    ), deliveries AS (
-      INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ev.id, ${p.merchantId}, e.id, e.url, 'pending', ${now}, ${now}, ${now}
-      FROM evs ev JOIN webhook_endpoints e
-        ON e.merchant_id = ${p.merchantId} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ev.type = ANY (e.events))
-      UNION ALL
-      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ev.id, ${p.merchantId}, NULL, ${p.callbackUrl}::text, 'pending', ${now}, ${now}, ${now}
-      FROM evs ev WHERE ${p.callbackUrl}::text IS NOT NULL
+    ), deliveries AS (${deliveriesFromEvents(p.merchantId, p.callbackUrl, p.now)}
     )
     SELECT status, failure_code FROM ins`.execute(db);
   return result.rows[0]!;

@@ -22,7 +22,7 @@ export function createSandboxService(deps: { db: Db; registry: ConnectorRegistry
       const code: FailureCode | null = outcome === 'succeed' ? null : (failureCode ?? (charge.method_type === 'card' ? 'card_declined' : 'payer_declined'));
       await registry.sandbox.force(charge.id, outcome === 'succeed' ? 'succeeded' : 'failed', code);
       const settled = await settlement.applyOutcome(
-        charge.id,
+        charge,
         code === null ? { status: 'succeeded', providerReference: charge.provider_reference } : { status: 'failed', failureCode: code, providerReference: charge.provider_reference },
       );
       return chargeView(settled);

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import { isPrivateAddress } from './url-guard.ts';
 
 export interface SendResult {
@@ -54,6 +55,12 @@ export function postWebhook(
     } catch {
       return resolve(done(null, 'invalid URL'));
     }
+    // An address literal never reaches the lookup below (Node connects to it directly), so it is
+    // checked here: a stored URL must not reach a private address once the operator forbids it.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (!options.allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal)) {
+      return resolve(done(null, `refused to connect to a private address for ${literal}`));
+    }
     const transport = target.protocol === 'https:' ? https : http;
     const request = transport.request(
       target,
@@ -72,6 +79,9 @@ export function postWebhook(
         });
         response.on('end', () => resolve(done(response.statusCode ?? null, null)));
         response.on('error', () => resolve(done(response.statusCode ?? null, null)));
+        // A destroyed response (an oversized body) emits neither 'end' nor 'error': without this
+        // the promise never settles and the worker's batch, and so the worker, hangs for good.
+        response.on('close', () => resolve(done(response.statusCode ?? null, null)));
       },
     );
     const timer = setTimeout(() => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs);

@@ -111,7 +111,8 @@ test('mobile money: expired (003) and stuck (005) fail as expired at expires_at,
     assert.equal(settled.failure.code, 'expired');
     assert.ok(new Date(settled.completed_at) >= new Date(res.body.expires_at));
     // A late success at the provider is recorded for reconciliation, never applied.
-    await app.deps.settlement.applyOutcome(res.body.id, { status: 'succeeded', providerReference: null });
+    const charge = await app.deps.db.db.selectFrom('charges').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    await app.deps.settlement.applyOutcome(charge, { status: 'succeeded', providerReference: null });
     assert.equal((await api.get(`/v1/payments/${res.body.id}`)).body.status, 'failed');
     const row = await app.deps.db.db.selectFrom('charges').select('late_outcome').where('id', '=', res.body.id).executeTakeFirstOrThrow();
     assert.equal((row.late_outcome as { status: string }).status, 'succeeded');
