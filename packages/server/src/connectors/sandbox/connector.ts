@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Connector, FailureCode, InitiateRequest, ProviderOutcome, StatusOutcome, StatusRequest } from '../connector.ts';
@@ -54,20 +55,22 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
     async initiate(request) {
       const now = clock.now();
       const planned = plan(request, now);
-      await db
-        .insertInto('sandbox_provider_charges')
-        .values({
-          provider_reference: `sbx_${randomBytes(12).toString('hex')}`,
-          idempotency_key: request.idempotencyKey,
-          method_type: request.method.type,
-          outcome: planned.outcome as 'pending',
-          failure_code: planned.failureCode,
-          complete_at: planned.completeAt,
-          created_at: now,
-        })
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .execute();
-      return toOutcome((await find(request.idempotencyKey))!, now.getTime());
+      // Insert-or-read in one round trip; a row inserted concurrently by another statement is
+      // not in this statement's snapshot, hence the fallback read.
+      const result = await sql<BookRow>`
+        WITH ins AS (
+          INSERT INTO sandbox_provider_charges (provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at)
+          VALUES (${`sbx_${randomBytes(12).toString('hex')}`}, ${request.idempotencyKey}, ${request.method.type}, ${planned.outcome},
+                  ${planned.failureCode}, ${planned.completeAt}::timestamptz, ${now}::timestamptz)
+          ON CONFLICT (idempotency_key) DO NOTHING
+          RETURNING provider_reference, outcome, failure_code, complete_at
+        )
+        SELECT * FROM ins
+        UNION ALL
+        SELECT provider_reference, outcome, failure_code, complete_at FROM sandbox_provider_charges
+        WHERE idempotency_key = ${request.idempotencyKey} AND NOT EXISTS (SELECT 1 FROM ins)`.execute(db);
+      const row = result.rows[0] ?? (await find(request.idempotencyKey))!;
+      return toOutcome(row, now.getTime());
     },
 
     async getStatus(request: StatusRequest): Promise<StatusOutcome> {
