@@ -8,6 +8,8 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly dataDir: string;
   readonly dbPoolSize: number;
+  /** Server processes sharing the port (node:cluster); more than 1 needs PostgreSQL. */
+  readonly processes: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly tokenTtlS: number;
   /** Key for HMACs of secrets, tokens and card numbers; null: generated and kept in the database. */
@@ -94,6 +96,12 @@ function retrySchedule(env: Env): number[] {
   return list.map(Number);
 }
 
+function processes(env: Env, databaseUrl: string | null): number {
+  const n = int(env, 'PURSE_PROCESSES', 1, 1, 64);
+  if (n > 1 && databaseUrl === null) throw new ConfigError('PURSE_PROCESSES above 1 needs DATABASE_URL: the embedded database admits one process');
+  return n;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -111,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir: resolve(env.DATA_DIR || './.data'),
     dbPoolSize: int(env, 'PURSE_DB_POOL_SIZE', 16, 1, 200),
+    processes: processes(env, databaseUrl),
     logLevel,
     tokenTtlS: int(env, 'PURSE_TOKEN_TTL_S', 3600, 1, 86400),
     secretKey,

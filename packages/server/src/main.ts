@@ -1,8 +1,10 @@
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { buildDeps } from './deps.ts';
 import { DataDirBusyError, acquireDataDirLock } from './ops/data-dir-lock.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
+import { runPrimary } from './ops/cluster.ts';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -17,6 +19,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+
+  if (config.processes > 1 && cluster.isPrimary) return runPrimary(config);
 
   let lock = null;
   try {
