@@ -43,7 +43,11 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
   }
 
   function recordFailure(clientId: string, nowMs: number): void {
-    if (failures.size >= FAILURE_TRACK_MAX) failures.clear();
+    if (failures.size >= FAILURE_TRACK_MAX) {
+      // Drop finished windows first; only a flood of distinct ids clears what is still live.
+      for (const [key, value] of failures) if (nowMs - value.windowStartMs >= FAILURE_WINDOW_MS) failures.delete(key);
+      if (failures.size >= FAILURE_TRACK_MAX) failures.clear();
+    }
     const entry = failures.get(clientId);
     if (!entry || nowMs - entry.windowStartMs >= FAILURE_WINDOW_MS) failures.set(clientId, { count: 1, windowStartMs: nowMs });
     else entry.count += 1;
@@ -55,23 +59,26 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
    * then one INSERT.
    */
   const clients = new Map<string, { row: Awaited<ReturnType<typeof findMerchantByClientId>>; checkedAtMs: number }>();
-  async function findClient(clientId: string, nowMs: number) {
-    const cached = clients.get(clientId);
+  async function findClient(clientId: string, key: string, nowMs: number) {
+    const cached = clients.get(key);
     if (cached && nowMs - cached.checkedAtMs < AUTH_CACHE_MS) return cached.row;
     const row = await findMerchantByClientId(db, clientId);
     if (clients.size >= AUTH_CACHE_MAX) clients.clear();
-    clients.set(clientId, { row, checkedAtMs: nowMs });
+    clients.set(key, { row, checkedAtMs: nowMs });
     return row;
   }
+  const clientKey = (clientId: string) => (clientId.length <= 64 ? clientId : keyedHash(hashKey, `client:${clientId}`));
 
   async function issueToken(
-    clientId: string,
+    rawClientId: string,
     clientSecret: string,
   ): Promise<Result<IssuedToken, 'invalid_client'> | { ok: false; error: 'throttled'; retryAfterS: number }> {
     const now = clock.now();
+    // The in-memory maps are keyed by a fixed-size digest: a client_id is whatever the caller sent.
+    const clientId = clientKey(rawClientId);
     const retryAfterS = throttledFor(clientId, now.getTime());
     if (retryAfterS > 0) return { ok: false, error: 'throttled', retryAfterS };
-    const merchant = await findClient(clientId, now.getTime());
+    const merchant = await findClient(rawClientId, clientId, now.getTime());
     const matches = constantTimeEqual(merchant?.client_secret_hash ?? decoyHash, keyedHash(hashKey, clientSecret));
     // Guesses sent in parallel all pass the check above before any failure is recorded, so the
     // outcome is judged again here: beyond the limit, neither a failure nor a success is revealed.
@@ -125,7 +132,7 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     authenticate,
     /** Called when this process changes a client's credentials or status. */
     forgetClient(clientId: string): void {
-      clients.delete(clientId);
+      clients.delete(clientKey(clientId));
       cache.clear();
     },
     // Expired tokens are kept a day so a late caller still hears token_expired, not token_invalid.
