@@ -1,35 +1,75 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
 export interface Received {
+  /** The request path, e.g. /hooks or /callback: tells targets on one receiver apart. */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The status this receiver answered (undefined while it waits). */
+  status?: number;
+  /** True when a 2xx was written to a client still connected: a successful receipt. */
+  ok: boolean;
 }
 
-/** A webhook receiver on 127.0.0.1 whose answer tests can change (status, delay, redirect). */
-export async function startReceiver() {
+export interface Behaviour {
+  status: number;
+  delayMs: number;
+  location?: string;
+  /** The size of the answer's body (default: the 2 bytes "ok"). */
+  bodyBytes?: number;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 whose answer tests can change (status, delay, redirect), for
+ * every request (`respond`) or per request (`respondWith`). `port` re-opens a known port, so a
+ * test can show a receiver that was down and came back.
+ */
+export async function startReceiver(options: { port?: number } = {}) {
   const received: Received[] = [];
-  let behaviour: { status: number; delayMs: number; location?: string } = { status: 200, delayMs: 0 };
+  let behaviour: Behaviour = { status: 200, delayMs: 0 };
+  let chooser: ((request: Received) => Behaviour | undefined) | null = null;
   const server: Server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => (body += c));
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body, at: Date.now() });
-      const { status, delayMs, location } = behaviour;
+      const entry: Received = { path: new URL(req.url ?? '/', 'http://x').pathname, headers: req.headers, body, at: Date.now(), ok: false };
+      received.push(entry);
+      const { status, delayMs, location, bodyBytes } = chooser?.(entry) ?? behaviour;
       setTimeout(() => {
+        if (res.destroyed || req.socket.destroyed) return; // the sender gave up (timeout)
+        entry.status = status;
+        entry.ok = status >= 200 && status < 300;
         if (location) res.setHeader('location', location);
-        res.writeHead(status).end('ok');
+        res.writeHead(status).end(bodyBytes === undefined ? 'ok' : Buffer.alloc(bodyBytes, 0x61));
       }, delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as { port: number }).port;
+  const base = `http://127.0.0.1:${port}`;
   return {
-    url,
+    port,
+    base,
+    url: `${base}/hooks`,
     received,
     respond(status: number, delayMs = 0, location?: string) {
       behaviour = { status, delayMs, ...(location ? { location } : {}) };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Per-request answer; undefined falls back to `respond`'s. */
+    respondWith(fn: ((request: Received) => Behaviour | undefined) | null) {
+      chooser = fn;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
