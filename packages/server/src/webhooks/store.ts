@@ -130,8 +130,11 @@ export async function scheduleRedelivery(db: Db, event: { id: string; merchant_i
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: now, lease_until: null, updated_at: now, delivered_at: null })
+      // The full retry schedule applies again. A delivery being sent right now keeps its claim
+      // (that send is the redelivery), so two workers never send it at once.
+      .set({ status: 'pending', next_attempt_at: now, attempts: 0, updated_at: now, delivered_at: null })
       .where('event_id', '=', event.id)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .where((eb) => eb.or([eb('endpoint_id', 'is', null), eb('endpoint_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('status', '=', 'enabled'))]))
       .execute();
     await sql`
