@@ -29,7 +29,22 @@ export const CreatePaymentBody = Type.Object(
     callback_url: Type.Optional(CallbackUrl),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        reference: 'order-1001',
+        amount: '1500.00',
+        currency: 'KES',
+        payment_method: { type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } },
+        description: 'Order 1001',
+        callback_url: 'https://shop.example/hooks',
+        metadata: { order_id: '1001' },
+      },
+      { reference: 'order-1002', amount: '10.00', currency: 'USD', payment_method: { type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' } } },
+      { reference: 'order-1003', amount: '120.50', currency: 'KES', payment_method: { type: 'wallet', wallet: { wallet_id: 'wal_01jd6x8v1ffq8v2k3m4n5p6q7r' } } },
+    ],
+  },
 );
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });

@@ -18,7 +18,18 @@ export const CreateTopupBody = Type.Object(
     callback_url: Type.Optional(CallbackUrl),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        reference: 'topup-77',
+        amount: '5000',
+        currency: 'UGX',
+        wallet_id: 'wal_01jd6x8v1ffq8v2k3m4n5p6q7r',
+        source: { type: 'mobile_money', mobile_money: { phone_number: '+256772000000', provider: 'mtn' } },
+      },
+    ],
+  },
 );
 
 export function registerTopupRoutes(app: FastifyInstance, deps: { charges: ChargeService }): void {
