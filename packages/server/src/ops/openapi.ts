@@ -36,6 +36,23 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
+/** The overview, with the decisions taken where api-v1.md is silent (kept here, in the contract). */
+const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: 1.0.0. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
+
+## Decisions where the v1 contract is silent
+
+- **Wallet references.** A wallet may carry a \`reference\`; it follows the payment rules of §7 (same request: 200 replay; different: 409).
+- **Top-up to a frozen wallet.** 201 with status failed / wallet_inactive, no provider call. A wallet frozen after a top-up started is still credited when the top-up succeeds: the money was already collected.
+- **Forcing a final object** with a sandbox helper: 409 \`invalid_state\`.
+- **A live merchant with no live provider configured**: card and mobile-money charges are 201 failed / provider_error.
+- **A card payment whose first attempt died before the provider saw it**: a retry with the same reference and card within 2 minutes resumes it; after that it fails with processing_error (the card number is never stored, so Purse cannot resume it alone). Mobile money is resumed by the settlement worker from the stored phone number.
+- **Balance** lists the currencies the merchant has collected funds in (none yet: an empty list).
+- **Lists** accept only their documented query parameters (400 parameter_unknown otherwise); a cursor must be an id of the listed type; a cursor of another merchant only positions the page.
+- **Events and webhooks.** \`events: ["*"]\` (or none) subscribes to every type. Redelivery makes every delivery of the event due now with a fresh retry schedule; a delivery being sent at that moment counts as the redelivery. Deleting an endpoint fails its pending deliveries.
+- **Input hygiene.** Control characters anywhere in a body or query string: 400. Keys named \`__proto__\`: 400. Duplicate JSON keys: the last one wins (JSON.parse).
+- **Rate limit** (PURSE_RATE_LIMIT_PER_S) is counted per server process.
+- **Provider callbacks** come to /provider-callbacks/{provider}, signed by the provider, never with a merchant token.`;
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
@@ -44,10 +61,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Purse API',
         version: '1.0.0',
-        description:
-          'Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 ' +
-          'client credentials. Every response carries Request-Id and Api-Version: 1.0.0. Money amounts are decimal strings in major ' +
-          'units. Unknown body fields are rejected (parameter_unknown); types are never coerced.',
+        description: API_DESCRIPTION,
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Purse operators' },
       },
