@@ -1,7 +1,9 @@
 // Shared pieces of the concurrency suite (issue 3): one client interface over app.inject and
 // over real HTTP (one or several server processes), a bounded parallel runner, money parsing.
-import { createServer } from 'node:net';
 import type { TestApp } from '../helpers/app.ts';
+
+// freePort lives in test/helpers/processes.ts (shared with test/webhooks and test/faults).
+export { freePort } from '../helpers/processes.ts';
 
 export interface ApiResponse {
   status: number;
@@ -102,18 +104,6 @@ export function tally(values: Array<string | number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const v of values) out[String(v)] = (out[String(v)] ?? 0) + 1;
   return out;
-}
-
-/** A free TCP port on 127.0.0.1 (listen on 0, read it, close). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** One line of figures (the suite prints what it measured, reliability.md). */
