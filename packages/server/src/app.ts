@@ -51,12 +51,15 @@ export async function createApp(deps: Deps) {
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    return503OnClosing: false, // closing is answered by http/drain.ts (main.ts), in the contract's envelope
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500, onBadUrl: rawNotFound, onMaxParamLength: rawNotFound },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Fastify has no option for it; a client that dribbles headers is cut off after 10 s.
   app.server.headersTimeout = 10_000;
+  // Node checks both timeouts only every connectionsCheckingInterval (30 s by default), which let
+  // slow clients stay 27 s (headers) and 57 s (bodies); checked every second, they hold.
+  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = 1_000;
 
   registerRequestHooks(app, deps);
   registerJsonParser(app);

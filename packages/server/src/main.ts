@@ -2,11 +2,13 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { buildDeps } from './deps.ts';
+import { registerDrain } from './http/drain.ts';
 import { DataDirBusyError, acquireDataDirLock } from './ops/data-dir-lock.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
 import { runPrimary } from './ops/cluster.ts';
 
-const SHUTDOWN_DEADLINE_MS = 10_000;
+// Under the 10 s a graceful shutdown may take, with room for deps.close() and the exit itself.
+const SHUTDOWN_DEADLINE_MS = 9_000;
 
 async function main(): Promise<void> {
   let config;
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
   }
   const deps = await buildDeps(config);
   const app = await createApp(deps);
+  const drain = registerDrain(app);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -44,6 +47,9 @@ async function main(): Promise<void> {
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     try {
+      // New requests get 503 and idle connections close now; app.close() stops listening and
+      // resolves once every request already received has been answered.
+      drain.begin();
       await app.close();
       await deps.close();
       lock?.release();

@@ -83,10 +83,29 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
   return fromFastify(fastifyError);
 }
 
+/**
+ * A body over the limit: Fastify answers with `Connection: close` and Node closes the socket while
+ * the client is still uploading, so the unread bytes turn the close into a reset that often
+ * destroys the 413 before the client reads it (half of 10 MiB uploads, measured). Instead the rest
+ * of the body is read and dropped, never kept, while our side closes after the answer (FIN), for
+ * at most 5 s (nginx's "lingering close").
+ */
+function closeAfterUpload(reply: FastifyReply): void {
+  const socket = reply.raw.socket;
+  if (!socket) return;
+  reply.removeHeader('connection');
+  reply.raw.once('finish', () => {
+    if (socket.destroyed) return;
+    socket.end();
+    setTimeout(() => socket.destroy(), 5_000).unref();
+  });
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof OAuthError) return error.send(reply);
     let apiError = toApiError(error, request);
+    if (apiError?.status === 413) closeAfterUpload(reply);
     if (request.routeOptions.url === '/oauth/token' && apiError && apiError.status < 500) {
       // The token endpoint speaks RFC 6749 §5.2 even for framework-level refusals.
       const status = apiError.status === 413 ? 413 : 400;

@@ -1,4 +1,7 @@
 import type { Scenario } from './figures.ts';
+import { shutdown } from './shutdown.ts';
+import { slowClients } from './slow-clients.ts';
+import { security } from './security.ts';
 
 /** The scenarios, in the order they run. Each lives in its own file under test/faults/. */
-export const SCENARIOS: Scenario[] = [];
+export const SCENARIOS: Scenario[] = [shutdown, slowClients, security];
