@@ -10,6 +10,7 @@ import { registerV1 } from './http/v1.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerOpenApi } from './ops/openapi.ts';
+import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
 import { newId } from './shared/ids.ts';
 
 export const API_VERSION = '1.0.0';
@@ -73,6 +74,8 @@ export async function createApp(deps: Deps) {
     registerOAuthRoutes(token, deps.services);
   });
   registerOpsRoutes(app, deps);
+  // A scope of its own: the callback route keeps the raw body (the provider signs the bytes).
+  await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, deps.services));
   await app.register(async (v1) => registerV1(v1, deps), { prefix: '/v1' });
 
   return app;

@@ -18,6 +18,13 @@ export interface Config {
   readonly tokenFailureLimit: number;
   readonly mobileMoneyExpiryS: number;
   readonly sandboxDelayMs: number;
+  /**
+   * Fault-injecting sandbox (test suites only): extra phone-number suffixes make the sandbox
+   * provider lose its answer after processing, or never settle. Off in every normal run.
+   */
+  readonly sandboxFaults: boolean;
+  /** How long a provider call may take before its outcome counts as unknown (pending). */
+  readonly providerTimeoutMs: number;
   readonly currencies: readonly string[];
   /** Per-currency maximum amount, in major units as a decimal string. */
   readonly maxAmounts: Readonly<Record<string, string>>;
@@ -127,6 +134,9 @@ export function loadConfig(env: Env = process.env): Config {
     tokenFailureLimit: int(env, 'PURSE_TOKEN_FAILURE_LIMIT', 10, 1, 1_000_000),
     mobileMoneyExpiryS: int(env, 'PURSE_MOBILE_MONEY_EXPIRY_S', 300, 1, 86400),
     sandboxDelayMs: int(env, 'PURSE_SANDBOX_DELAY_MS', 2000, 0, 600_000),
+    sandboxFaults: bool(env, 'PURSE_SANDBOX_FAULTS', false),
+    // At most 10 s: a request holds its charge's lease (15 s) while it waits for the provider.
+    providerTimeoutMs: int(env, 'PURSE_PROVIDER_TIMEOUT_MS', 10_000, 50, 10_000),
     currencies: Object.freeze(currencies(env)),
     maxAmounts: Object.freeze(maxAmounts(env)),
     defaultMaxAmount: defaultMax,

@@ -16,6 +16,7 @@ import { createEventService } from './events/service.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import { createDeliveryWorker } from './webhooks/worker.ts';
 import { createOAuthService } from './oauth/service.ts';
+import { createProviderCallbackService } from './provider-callbacks/service.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 
@@ -25,8 +26,12 @@ import { type Clock, systemClock } from './shared/clock.ts';
  * deployment agrees (insert-if-absent, then read: the database decides the winner).
  */
 async function loadHashKey(db: Db, configured: string | null): Promise<Buffer> {
-  const base = configured ?? (await storedKey(db));
-  return createHmac('sha256', base).update('purse-hash-key-v1').digest();
+  return deriveHashKey(configured ?? (await storedKey(db)));
+}
+
+/** The HMAC key of a service key (PURSE_SECRET_KEY); a test acting as the sandbox provider derives it too. */
+export function deriveHashKey(secretKey: string): Buffer {
+  return createHmac('sha256', secretKey).update('purse-hash-key-v1').digest();
 }
 
 async function storedKey(db: Db): Promise<string> {
@@ -62,9 +67,10 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   });
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
   const logger = options.logger ?? pino(loggerOptions(config.logLevel) as object);
-  const sandbox = createSandboxConnector({ db: db.db, clock, delayMs: config.sandboxDelayMs });
+  const sandbox = createSandboxConnector({ db: db.db, clock, delayMs: config.sandboxDelayMs, hashKey, faults: config.sandboxFaults });
   const registry = createConnectorRegistry({ sandbox });
-  const settlement = createSettlement({ db: db.db, clock, registry, log: logger });
+  const settlement = createSettlement({ db: db.db, clock, registry, log: logger, providerTimeoutMs: config.providerTimeoutMs });
+  const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement });
   const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const sandboxHelpers = createSandboxService({ db: db.db, registry, settlement });
@@ -85,7 +91,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     worker,
     deliveryWorker,
     encryptionKey,
-    services: { merchants, oauth, charges, wallets, sandbox: sandboxHelpers, events, webhooks },
+    services: { merchants, oauth, charges, wallets, sandbox: sandboxHelpers, events, webhooks, providerCallbacks },
     async close(): Promise<void> {
       await worker.stop();
       await deliveryWorker.stop();

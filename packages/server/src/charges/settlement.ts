@@ -8,7 +8,6 @@ import { withTimeout } from '../shared/timeout.ts';
 import * as store from './store.ts';
 import { type ChargeRow, chargeView } from './view.ts';
 
-export const PROVIDER_TIMEOUT_MS = 10_000;
 /** How long a request or worker may hold a pending charge while it talks to the provider. */
 export const LEASE_MS = 15_000;
 /** A card charge the provider never saw can be resumed by a retry (which carries the card) this long. */
@@ -22,8 +21,8 @@ export const failed = (failureCode: FailureCode, providerReference: string | nul
   providerReference,
 });
 
-export function createSettlement(deps: { db: Db; clock: Clock; registry: ConnectorRegistry; log: FastifyBaseLogger }) {
-  const { db, clock, registry, log } = deps;
+export function createSettlement(deps: { db: Db; clock: Clock; registry: ConnectorRegistry; log: FastifyBaseLogger; providerTimeoutMs: number }) {
+  const { db, clock, registry, log, providerTimeoutMs } = deps;
 
   /**
    * pending → succeeded | failed, with its ledger posting and event, in one transaction. A final
@@ -86,7 +85,7 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
           method,
           expiresAt: charge.expires_at,
         }),
-        PROVIDER_TIMEOUT_MS,
+        providerTimeoutMs,
         'provider initiate',
       );
       return await recordProviderOutcome(charge, outcome);
@@ -106,7 +105,7 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
     const expired = charge.expires_at !== null && now >= charge.expires_at;
     let status;
     try {
-      status = await withTimeout(connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }), PROVIDER_TIMEOUT_MS, 'provider status');
+      status = await withTimeout(connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }), providerTimeoutMs, 'provider status');
     } catch (error) {
       log.warn({ err: error, charge_id: charge.id }, 'provider status failed; will retry');
       await store.releaseCharge(db, charge.id, new Date(now.getTime() + 5_000));

@@ -61,10 +61,18 @@ export interface StatusRequest {
   providerReference: string | null;
 }
 
+/** Request headers as Node gives them: lower-case names. */
+export type CallbackHeaders = Record<string, string | string[] | undefined>;
+
 export interface Connector {
   readonly name: string;
   initiate(request: InitiateRequest): Promise<ProviderOutcome>;
   getStatus(request: StatusRequest): Promise<StatusOutcome>;
+  /**
+   * Whether a notification really comes from this provider, judged on the exact bytes received
+   * (before any parsing). Nothing of an unverified callback may be acted on.
+   */
+  verifyCallback(headers: CallbackHeaders, rawBody: string): boolean;
   /** A provider's asynchronous notification → whose outcome it is; null when not recognised. */
   parseCallback(body: unknown): { idempotencyKey: string; outcome: ProviderOutcome } | null;
 }

@@ -10,6 +10,8 @@ export const ERROR_TYPES = {
   token_missing: ['authentication_error', 401],
   token_invalid: ['authentication_error', 401],
   token_expired: ['authentication_error', 401],
+  // Provider callbacks (outside /v1): a missing or wrong provider signature.
+  signature_invalid: ['authentication_error', 401],
   resource_not_found: ['invalid_request_error', 404],
   route_not_found: ['invalid_request_error', 404],
   method_not_allowed: ['invalid_request_error', 405],

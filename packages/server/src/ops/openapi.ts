@@ -81,6 +81,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Authentication', description: 'OAuth 2.0 client credentials.' },
         { name: 'Merchant', description: 'The authenticated merchant.' },
         { name: 'Operations', description: 'Health, readiness, metrics and this document.' },
+        { name: 'Provider callbacks', description: 'Asynchronous outcomes sent by payment providers, signed by them (no Bearer token).' },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -1,7 +1,8 @@
 import type { Scenario } from './figures.ts';
+import { providerFaults } from './provider-faults.ts';
 import { shutdown } from './shutdown.ts';
 import { slowClients } from './slow-clients.ts';
 import { security } from './security.ts';
 
 /** The scenarios, in the order they run. Each lives in its own file under test/faults/. */
-export const SCENARIOS: Scenario[] = [shutdown, slowClients, security];
+export const SCENARIOS: Scenario[] = [providerFaults, shutdown, slowClients, security];

@@ -4,20 +4,31 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Connector, FailureCode, InitiateRequest, ProviderOutcome, StatusOutcome, StatusRequest } from '../connector.ts';
 import { FAILURE_CODES } from '../connector.ts';
-import { SLOW_FACTOR, cardFailure, mobileMoneyRule } from './rules.ts';
+import { SANDBOX_SIGNATURE_HEADER, type SandboxCallbackBody, sandboxCallbackKey, signSandboxCallback, verifySandboxCallback } from './callbacks.ts';
+import { SLOW_FACTOR, type SandboxFault, cardFailure, mobileMoneyRule } from './rules.ts';
 
 type BookRow = { provider_reference: string; outcome: string; failure_code: string | null; complete_at: Date | null };
+
+/** A callback as the sandbox would POST it to /provider-callbacks/sandbox. */
+export interface SignedCallback {
+  rawBody: string;
+  headers: Record<string, string>;
+}
 
 /**
  * The built-in sandbox provider. It behaves like a remote provider: it keeps its own books
  * (table sandbox_provider_charges, written outside our transactions, as a network call would
  * be), is idempotent on our key, and settles mobile money after a delay that the settlement
- * worker discovers by polling.
+ * worker discovers by polling. Its callbacks are signed with a key derived from the service key.
+ * With `faults` (PURSE_SANDBOX_FAULTS) the fault numbers of rules.ts lose or break its answers.
  */
-export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: number }): Connector & {
+export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: number; hashKey: Buffer; faults: boolean }): Connector & {
   force(idempotencyKey: string, outcome: 'succeeded' | 'failed', failureCode: FailureCode | null): Promise<boolean>;
+  signCallback(body: SandboxCallbackBody): SignedCallback;
+  callbackFor(idempotencyKey: string): Promise<SignedCallback | null>;
 } {
-  const { db, clock, delayMs } = deps;
+  const { db, clock, delayMs, faults } = deps;
+  const callbackKey = sandboxCallbackKey(deps.hashKey);
 
   function toOutcome(row: BookRow, nowMs: number): ProviderOutcome {
     const settled = row.complete_at !== null && row.complete_at.getTime() <= nowMs;
@@ -29,16 +40,29 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
     return { status: 'failed', providerReference: row.provider_reference, failureCode: row.failure_code as FailureCode };
   }
 
-  function plan(request: InitiateRequest, now: Date): { outcome: string; failureCode: FailureCode | null; completeAt: Date | null } {
+  type Plan = { outcome: string; failureCode: FailureCode | null; completeAt: Date | null; fault: SandboxFault | null };
+
+  function plan(request: InitiateRequest, now: Date): Plan {
     if (request.method.type === 'card') {
       const failureCode = cardFailure(request.method.number);
-      return { outcome: failureCode ? 'failed' : 'succeeded', failureCode, completeAt: now };
+      return { outcome: failureCode ? 'failed' : 'succeeded', failureCode, completeAt: now, fault: null };
     }
-    const rule = mobileMoneyRule(request.method.phoneNumber);
+    const rule = mobileMoneyRule(request.method.phoneNumber, faults);
     const at = (ms: number) => new Date(now.getTime() + ms);
     const completeAt =
       rule.after === 'delay' ? at(delayMs) : rule.after === 'slow' ? at(delayMs * SLOW_FACTOR) : rule.after === 'expiry' ? request.expiresAt : null;
-    return { outcome: rule.outcome, failureCode: rule.failureCode, completeAt };
+    return { outcome: rule.outcome, failureCode: rule.failureCode, completeAt, fault: rule.fault };
+  }
+
+  /** After the books are written: the answer never comes, or the connection drops. */
+  function injectFault(fault: SandboxFault): Promise<never> {
+    if (fault === 'connection_reset') return Promise.reject(new Error('sandbox fault: connection reset after the request was processed'));
+    return new Promise<never>(() => {});
+  }
+
+  function signCallback(body: SandboxCallbackBody): SignedCallback {
+    const rawBody = JSON.stringify(body);
+    return { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxCallback(callbackKey, rawBody) } };
   }
 
   async function find(idempotencyKey: string): Promise<BookRow | undefined> {
@@ -70,12 +94,17 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
         SELECT provider_reference, outcome, failure_code, complete_at FROM sandbox_provider_charges
         WHERE idempotency_key = ${request.idempotencyKey} AND NOT EXISTS (SELECT 1 FROM ins)`.execute(db);
       const row = result.rows[0] ?? (await find(request.idempotencyKey))!;
+      if (planned.fault) return injectFault(planned.fault);
       return toOutcome(row, now.getTime());
     },
 
     async getStatus(request: StatusRequest): Promise<StatusOutcome> {
       const row = await find(request.idempotencyKey);
       return row ? toOutcome(row, clock.now().getTime()) : { status: 'not_found' };
+    },
+
+    verifyCallback(headers, rawBody) {
+      return verifySandboxCallback(callbackKey, headers, rawBody);
     },
 
     parseCallback(body) {
@@ -99,6 +128,23 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
         .where('idempotency_key', '=', idempotencyKey)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /** Signs a callback body as the sandbox would (tests acting as the provider). */
+    signCallback,
+
+    /** The callback the sandbox would send now: its settled outcome, or null when pending or unknown. */
+    async callbackFor(idempotencyKey) {
+      const row = await find(idempotencyKey);
+      if (!row) return null;
+      const outcome = toOutcome(row, clock.now().getTime());
+      if (outcome.status === 'pending') return null;
+      return signCallback({
+        idempotency_key: idempotencyKey,
+        provider_reference: row.provider_reference,
+        status: outcome.status,
+        ...(outcome.status === 'failed' ? { failure_code: outcome.failureCode } : {}),
+      });
     },
   };
 }

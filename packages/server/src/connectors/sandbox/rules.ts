@@ -20,8 +20,28 @@ const MOBILE_MONEY: Record<string, SandboxRule> = {
   '008': { outcome: 'failed', failureCode: 'limit_exceeded', after: 'delay' },
 };
 
-export function mobileMoneyRule(phoneNumber: string): SandboxRule {
-  return MOBILE_MONEY[phoneNumber.slice(-3)] ?? { outcome: 'succeeded', failureCode: null, after: 'delay' };
+/**
+ * Provider faults, only when PURSE_SANDBOX_FAULTS=true (the fault suite); otherwise these
+ * numbers are ordinary successes. The provider writes its books first, then:
+ * - `answer_lost`: never answers the initiate call (the caller's timeout fires);
+ * - `connection_reset`: the call fails at once, as if the connection dropped.
+ */
+export type SandboxFault = 'answer_lost' | 'connection_reset';
+
+const FAULTS: Record<string, { rule: SandboxRule; fault: SandboxFault }> = {
+  // Processed, succeeds after the delay, but the answer is lost: only a status query finds out.
+  '090': { rule: { outcome: 'succeeded', failureCode: null, after: 'delay' }, fault: 'answer_lost' },
+  // Processed, the answer is lost, and it never settles nor calls back: only expiry ends it.
+  '091': { rule: { outcome: 'pending', failureCode: null, after: 'never' }, fault: 'answer_lost' },
+  // Processed, succeeds after the delay, but the connection drops before the answer.
+  '092': { rule: { outcome: 'succeeded', failureCode: null, after: 'delay' }, fault: 'connection_reset' },
+};
+
+export function mobileMoneyRule(phoneNumber: string, faults = false): SandboxRule & { fault: SandboxFault | null } {
+  const suffix = phoneNumber.slice(-3);
+  const faulty = faults ? FAULTS[suffix] : undefined;
+  if (faulty) return { ...faulty.rule, fault: faulty.fault };
+  return { ...(MOBILE_MONEY[suffix] ?? { outcome: 'succeeded', failureCode: null, after: 'delay' }), fault: null };
 }
 
 const CARDS: Record<string, FailureCode | null> = {
