@@ -180,7 +180,7 @@ export async function issueToken(base: string, m: Pick<Merchant, 'clientId' | 'c
 export interface RawOutcome {
   /** The status line's code of the first response, or null when none came. */
   status: number | null;
-  /** Everything the server sent. */
+  /** Everything the server sent, interim answers (100 Continue) left out. */
   response: string;
   /** How it ended: 'end' (server closed), 'reset', 'refused', 'response' (untilResponse), 'timeout' (our deadline), 'error: …'. */
   ended: string;
@@ -190,14 +190,24 @@ export interface RawOutcome {
   bytesWritten: number;
 }
 
+/** Interim answers (`100 Continue`) at the start of what a socket received, removed. */
+export function withoutInterim(text: string): string {
+  let rest = text;
+  for (;;) {
+    const match = /^HTTP\/1\.[01] 1\d\d[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/.exec(rest);
+    if (!match) return rest;
+    rest = rest.slice(match[0].length);
+  }
+}
+
 /** True when `data` holds one whole HTTP/1.1 response (Content-Length or chunked framing). */
 export function responseComplete(data: Buffer): boolean {
-  const text = data.toString('latin1');
+  const text = withoutInterim(data.toString('latin1'));
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return false;
   const head = text.slice(0, end);
   const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-  if (length) return data.length - (end + 4) >= Number(length[1]);
+  if (length) return Buffer.byteLength(text, 'latin1') - (end + 4) >= Number(length[1]);
   if (/\r\ntransfer-encoding: *chunked/i.test(head)) return text.endsWith('0\r\n\r\n');
   return false;
 }
@@ -205,7 +215,7 @@ export function responseComplete(data: Buffer): boolean {
 /** The responses in what a raw socket received, in order (Content-Length framing only). */
 export function parseResponses(raw: string): { status: number; headers: Record<string, string>; body: string }[] {
   const out: { status: number; headers: Record<string, string>; body: string }[] = [];
-  let rest = Buffer.from(raw, 'latin1');
+  let rest = Buffer.from(withoutInterim(raw), 'latin1');
   for (;;) {
     const text = rest.toString('latin1');
     const end = text.indexOf('\r\n\r\n');
@@ -250,7 +260,7 @@ export function rawExchange(
       state.closed = true;
       clearTimeout(timer);
       ended = ended || how;
-      const response = Buffer.concat(chunks).toString('latin1');
+      const response = withoutInterim(Buffer.concat(chunks).toString('latin1'));
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(response);
       resolve({ status: match ? Number(match[1]) : null, response, ended, firstByteMs, endMs: Date.now() - started, bytesWritten: socket.bytesWritten });
       socket.destroy();

@@ -3,6 +3,7 @@
 // refused or answered 503, the process exits by itself (status 0) within 10 s even with open
 // connections that never sent a whole request, and nothing acknowledged is missing afterwards.
 import { Agent, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -135,45 +136,100 @@ export const shutdown: Scenario = {
       const loops = Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => loop(i)));
       await sleep(WARMUP_MS);
 
-      // Requests received but not finished at the signal: headers and half the body sent now,
-      // the rest trickled in over ~1.5 s after SIGTERM.
+      // Requests received but not finished at the signal. `Expect: 100-continue` makes the server
+      // say when it has read the headers (the request is then in progress); half the body follows,
+      // the rest is trickled in over ~1.5 s after SIGTERM. SIGTERM waits for every "100 Continue",
+      // so a loaded machine cannot turn "sent" into "not yet read".
       const slowBodies = Array.from({ length: SLOW }, (_, i) => JSON.stringify(cardPayment(`sd-slow-${i}`, CARDS[i % 2], '123', '25.00')));
       let released = false;
-      const slow = slowBodies.map((text) =>
-        rawExchange(
+      const ready: Promise<void>[] = [];
+      /** A promise resolved when `socket` has received `pattern`; registered with `ready`. */
+      const whenReceived = (socket: Socket, pattern: RegExp): Promise<void> => {
+        let seen = '';
+        const promise = new Promise<void>((resolve) => {
+          const onData = (chunk: Buffer) => {
+            seen += chunk.toString('latin1');
+            if (pattern.test(seen)) {
+              socket.off('data', onData);
+              resolve();
+            }
+          };
+          socket.on('data', onData);
+        });
+        return promise;
+      };
+      const readyBy = (register: (resolve: () => void) => void) => ready.push(new Promise<void>((resolve) => register(resolve)));
+      const continueHead = (length: number) =>
+        `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+      const slow = slowBodies.map((text) => {
+        let markReady: () => void = () => undefined;
+        readyBy((resolve) => (markReady = resolve));
+        return rawExchange(
           server.port,
           async (socket, state) => {
-            socket.write(`POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n`);
+            const continued = whenReceived(socket, /^HTTP\/1\.1 100 Continue\r\n\r\n/);
+            socket.write(continueHead(Buffer.byteLength(text)));
+            await continued;
             const half = Math.floor(text.length / 2);
             socket.write(text.slice(0, half));
+            markReady();
             while (!released) await sleep(10);
             await trickle(socket, state, text.slice(half), 150, Math.ceil((text.length - half) / 10));
           },
-          20_000,
+          30_000,
           { untilResponse: true },
-        ),
-      );
+        );
+      });
       // A keep-alive connection whose body completes after SIGTERM with a second request
       // pipelined behind it: the first is answered 201; the second, read while draining, gets the
       // contract's 503 (or the connection closes after the first answer, which HTTP allows).
       const pipelinedBody = JSON.stringify(cardPayment('sd-pipelined', CARDS[0], '123', '30.00'));
+      let pipelinedReady: () => void = () => undefined;
+      readyBy((resolve) => (pipelinedReady = resolve));
       const pipelined = rawExchange(
         server.port,
         async (socket) => {
-          socket.write(`POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(pipelinedBody)}\r\n\r\n`);
+          const continued = whenReceived(socket, /^HTTP\/1\.1 100 Continue\r\n\r\n/);
+          socket.write(continueHead(Buffer.byteLength(pipelinedBody)));
+          await continued;
           socket.write(pipelinedBody.slice(0, 20));
+          pipelinedReady();
           while (!released) await sleep(10);
           await sleep(300);
           socket.write(`${pipelinedBody.slice(20)}GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
         },
-        15_000,
+        30_000,
       );
-      // Connections that must not hold the shutdown: one pre-connected and silent, one whose
-      // headers dribble (slowloris), one idle keep-alive connection after a finished request.
-      const silent = rawExchange(server.port, () => undefined, 20_000);
-      const dribble = rawExchange(server.port, (socket, state) => trickle(socket, state, `GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n${'X-Pad: a\r\n'.repeat(40)}\r\n`, 200), 20_000);
-      const idle = rawExchange(server.port, (socket) => void socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`), 20_000);
-      await sleep(400);
+      // Connections that must not hold the shutdown: one connected and silent, one whose headers
+      // dribble (slowloris), one idle keep-alive connection after an answered request.
+      let silentReady: () => void = () => undefined;
+      let dribbleReady: () => void = () => undefined;
+      let idleReady: () => void = () => undefined;
+      readyBy((resolve) => (silentReady = resolve));
+      readyBy((resolve) => (dribbleReady = resolve));
+      readyBy((resolve) => (idleReady = resolve));
+      const silent = rawExchange(server.port, () => silentReady(), 30_000);
+      const dribble = rawExchange(
+        server.port,
+        (socket, state) => {
+          setTimeout(dribbleReady, 600); // a few header bytes read by then: a request being parsed
+          return trickle(socket, state, `GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n${'X-Pad: a\r\n'.repeat(40)}\r\n`, 200);
+        },
+        30_000,
+      );
+      const idle = rawExchange(
+        server.port,
+        async (socket) => {
+          const answered = whenReceived(socket, /^HTTP\/1\.1 200 [\s\S]*\r\n\r\n/);
+          socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+          await answered;
+          idleReady();
+        },
+        30_000,
+      );
+      const readyWithin = await Promise.race([Promise.all(ready).then(() => true), sleep(20_000).then(() => false)]);
+      if (!readyWithin) throw new Error('the slow requests were not all in progress at the server within 20 s');
+      const preparedAt = Date.now();
 
       sigtermAt = Date.now();
       process.kill(server.pid, 'SIGTERM');
@@ -220,9 +276,10 @@ export const shutdown: Scenario = {
         calls.push({
           reference: `sd-slow-${i}`,
           kind: 'slow',
-          startedAt: sigtermAt - 400,
-          sentAt: sigtermAt - 400,
-          answeredAt: outcome.status === null ? null : sigtermAt + (outcome.firstByteMs ?? 0),
+          startedAt: preparedAt,
+          sentAt: preparedAt,
+          // Their bodies end only after the signal, so any answer came after it.
+          answeredAt: outcome.status === null ? null : sigtermAt + 1,
           status: outcome.status,
           body: rawBody(outcome),
           error: outcome.status === null ? outcome.ended : null,
