@@ -36,9 +36,16 @@ export function createPostgresDb(url: string, poolSize: number): DbHandle {
     statement_timeout: 25_000,
     application_name: 'purse',
   });
-  // An idle client that loses its server must not crash the process (database restarts).
+  // A client that loses its server must not crash the process (database restarts, outages).
+  // The pool reports idle clients' errors here; a checked-out client (Kysely holds one for a
+  // whole statement or transaction) has no listener of the pool's, and an unhandled 'error'
+  // event would kill the process: each client gets its own. Its queries still fail (→ 503), and
+  // the pool discards it on release.
   pool.on('error', () => {});
-  pool.on('connect', prepareStatements);
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    prepareStatements(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, kind: 'postgres', close: () => db.destroy() };
 }
