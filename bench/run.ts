@@ -182,6 +182,17 @@ async function waitFor(url: string, child: Spawned | null, timeoutMs = 60_000): 
 }
 
 /**
+ * Before every scenario: ANALYZE, so the planner has statistics as it would on a database with
+ * autovacuum (a fresh database has none, and CI clusters often run with autovacuum = off:
+ * without statistics PostgreSQL may pick a wrong index and turn an index lookup into a scan),
+ * and CHECKPOINT, so no scenario inherits another's checkpoint.
+ */
+async function prepareDatabase(db: pg.Client): Promise<void> {
+  await db.query('ANALYZE');
+  await db.query('CHECKPOINT');
+}
+
+/**
  * Requests still queued from the previous scenario (autocannon stops at the deadline, the
  * server does not) must not be counted in the next one: waits until a database round trip
  * through the server (/readyz) answers quickly, at most 30 s.
@@ -224,6 +235,7 @@ function withDatabase(url: string, database: string): string {
 async function main(): Promise<void> {
   const opts = options();
   const busy = loadavg()[0]!;
+  const loadBefore = busy;
   if (busy > cpus().length) log(`warning: load average ${busy.toFixed(1)} on ${cpus().length} CPUs: other work on this machine will distort the numbers`);
   const runId = Date.now().toString(36);
   mkdirSync(LOGS, { recursive: true });
@@ -282,7 +294,7 @@ async function main(): Promise<void> {
       benchDb = new pg.Client({ connectionString: databaseUrl });
       await benchDb.connect();
       const settings = await benchDb.query(
-        `SELECT name, setting FROM pg_settings WHERE name IN ('server_version','fsync','synchronous_commit','shared_buffers','max_connections','wal_level','max_wal_size')`,
+        `SELECT name, setting FROM pg_settings WHERE name IN ('server_version','fsync','synchronous_commit','shared_buffers','max_connections','wal_level','max_wal_size','autovacuum')`,
       );
       dbSettings = Object.fromEntries(settings.rows.map((r) => [r.name, r.setting]));
       log(`database ${dbName} created (PostgreSQL ${dbSettings.server_version})`);
@@ -356,7 +368,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     const measure = async (scenario: string, target: Row['target'], pids: number[], work: () => Promise<LoadResult>, readyUrl?: string): Promise<Row> => {
       if (readyUrl) await drained(readyUrl);
-      if (benchDb) await benchDb.query('CHECKPOINT'); // every scenario starts without a pending checkpoint
+      if (benchDb) await prepareDatabase(benchDb);
       await sleep(500);
       log(`${scenario} (${target}): ${opts.durationS} s, ${opts.connections} connections`);
       const serverBefore = cpuSecondsOf(pids);
@@ -387,7 +399,6 @@ async function main(): Promise<void> {
         otherCpuPct: (Math.max(0, machineCpu - serverCpu - (dbCpu ?? 0) - loadgenCpu) / wall) * 100,
         durationS: wall,
       };
-      if (opts.embedded) row.note = 'embedded: the database runs inside the server process (its CPU is in server CPU %)';
       const codes = Object.entries(result.statusCodes).map(([c, n]) => `${c}×${n}`).join(' ');
       log(`  → ${Math.round(result.requestsPerS)}/s, p99 ${result.latencyMs.p99.toFixed(1)} ms, ${codes}${result.errors ? `, ${result.errors} errors` : ''}`);
       rows.push(row);
@@ -485,18 +496,18 @@ async function main(): Promise<void> {
     const targets = checkTargets(rows, ratios[0]!, opts);
 
     const context = [
-      `${new Date().toISOString()}, ${cpus().length} CPU (${cpus()[0]?.model.trim()}), load average before ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`,
+      `${new Date().toISOString()}, ${cpus().length} CPU (${cpus()[0]?.model.trim()}), load average before ${loadBefore.toFixed(2)}, Node ${process.version}`,
       opts.embedded
-        ? `database: embedded PGlite (temp DATA_DIR); Purse: 1 process`
-        : `database: PostgreSQL ${dbSettings.server_version} (fsync=${dbSettings.fsync}, synchronous_commit=${dbSettings.synchronous_commit}, shared_buffers=${dbSettings.shared_buffers}×8kB); Purse: ${opts.workers} process(es), pool ${process.env.PURSE_DB_POOL_SIZE || 16} each`,
-      `${opts.durationS} s per scenario, ${opts.connections} connections (autocannon in-process); ceiling: pgbench -c ${opts.ceilingClients.join(' and -c ')} -j 2, load generator, server and database on the same machine`,
+        ? `database: embedded PGlite (temp DATA_DIR) inside the Purse process: its CPU is in server CPU %; Purse: 1 process`
+        : `database: PostgreSQL ${dbSettings.server_version} (fsync=${dbSettings.fsync}, synchronous_commit=${dbSettings.synchronous_commit}, shared_buffers=${dbSettings.shared_buffers}×8kB, autovacuum=${dbSettings.autovacuum}; the bench runs ANALYZE and CHECKPOINT before each scenario); Purse: ${opts.workers} process(es), pool ${process.env.PURSE_DB_POOL_SIZE || 16} each`,
+      `${opts.durationS} s per scenario, ${opts.connections} connections (autocannon in-process)${opts.embedded ? '' : `; ceiling: pgbench -c ${opts.ceilingClients.join(' and -c ')} -j 2`}; load generator, server and database on the same machine`,
       `latency over every response (2xx or not); requests/s = autocannon's per-second average; CPU % = CPU seconds / wall seconds × 100 (100 = one core); other CPU % = the machine's busy time minus server, database and load generator: anything else running on the machine during the scenario`,
     ];
     const md = markdown({ title: `Purse benchmark (${opts.embedded ? 'embedded PGlite' : 'PostgreSQL'})`, context, rows, ratios, targets, outcomes });
     const result = {
       startedAt: new Date(Number.parseInt(runId, 36)).toISOString(),
       options: opts,
-      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadavg: loadavg() },
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadavg() },
       database: opts.embedded ? { kind: 'pglite' } : { kind: 'postgresql', ...dbSettings },
       rows,
       ratios: ratios.map((r) => ({ ...r, line: ratioLine(r) })),
@@ -526,7 +537,7 @@ async function ceiling(
 ): Promise<Row> {
   const target = `pgbench -c ${opts.clients}`;
   const logFile = join(LOGS, `pgbench-c${opts.clients}.log`);
-  await benchDb.query('CHECKPOINT');
+  await prepareDatabase(benchDb);
   await sleep(500);
   const dir = mkdtempSync(join(tmpdir(), 'purse-bench-pgbench-'));
   const statFile = join(dir, 'stat');
