@@ -38,7 +38,6 @@ WITH w AS (
 ), debit AS (
   UPDATE wallets SET balance = balance - :amount::bigint, updated_at = now()
   WHERE id = :w_id AND merchant_id = :merchant AND status = 'active' AND balance >= :amount::bigint
-    AND NOT EXISTS (SELECT 1 FROM charges WHERE merchant_id = :merchant AND kind = 'payment' AND reference = 'pgb-' || :run || '-' || :client_id || '-' || :seq)
   RETURNING balance
 ), outcome AS (
   SELECT CASE WHEN EXISTS (SELECT 1 FROM debit) THEN NULL

@@ -12,8 +12,9 @@ import { assertBalanced } from './service.ts';
  * - The debit is one conditional UPDATE (active, balance >= amount;
  *   the row lock serialises concurrent debits; CHECK (balance >= 0) is the backstop).
  * - The charge row is a plain INSERT: if another request holds the reference, the unique index
- *   raises 23505 and the whole statement, debit included, is rolled back. (The NOT EXISTS only
- *   spares the common duplicate a wasted row lock; the index decides.)
+ *   raises 23505 and the whole statement, debit included, is rolled back. (No NOT EXISTS
+ *   pre-check: on a database without statistics it was planned on the wrong index and scanned
+ *   every payment of the merchant; the index decides anyway.)
  * - Event payloads are rendered by the caller for each possible outcome and chosen here.
  */
 export interface WalletPaymentStatement {
@@ -68,7 +69,6 @@ export async function runWalletPayment(db: Db, p: WalletPaymentStatement) {
     ), debit AS (
       UPDATE wallets SET balance = ${debit}, updated_at = ${now}
       WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND ${covered}
-        AND NOT EXISTS (SELECT 1 FROM charges WHERE merchant_id = ${p.merchantId} AND kind = 'payment' AND reference = ${p.reference})
       RETURNING balance
     ), outcome AS (
       SELECT CASE WHEN EXISTS (SELECT 1 FROM debit) THEN NULL
