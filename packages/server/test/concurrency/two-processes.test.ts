@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { serverEnv as baseServerEnv } from '../helpers/processes.ts';
 import { TEST_ENV, buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { TEMPLATE_PATH, testDatabaseUrl } from '../helpers/database.ts';
 import { assertLedgerHealthy } from '../helpers/factories.ts';
@@ -27,25 +28,9 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-/** The environment of a spawned server: nothing inherited that could change its behaviour. */
+/** The shared spawned-server environment, with this file's key: its tokens work on every process. */
 function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(PURSE_|DATABASE_URL$|TEST_DATABASE_URL$|DATA_DIR$|PORT$|HOST$|LOG_LEVEL$|NODE_TEST_CONTEXT$|NODE_OPTIONS$)/.test(key)) continue;
-    env[key] = value;
-  }
-  return {
-    ...env,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    PURSE_RATE_LIMIT_PER_S: '0',
-    PURSE_SANDBOX_DELAY_MS: '20',
-    PURSE_WORKER_INTERVAL_MS: '20',
-    PURSE_BOOTSTRAP_MERCHANT: 'false',
-    // The same key as the in-process app (TEST_ENV), so its tokens work on every process.
-    PURSE_SECRET_KEY: TEST_ENV.PURSE_SECRET_KEY!,
-    ...overrides,
-  };
+  return baseServerEnv({ PURSE_BOOTSTRAP_MERCHANT: 'false', PURSE_SECRET_KEY: TEST_ENV.PURSE_SECRET_KEY!, ...overrides });
 }
 
 /** Spawns `node --import tsx src/main.ts`; stopped by pid when the test ends. */

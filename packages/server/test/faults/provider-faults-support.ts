@@ -10,26 +10,12 @@ import { type DbHandle, createPostgresDb } from '../../src/db/db.ts';
 import { deriveHashKey } from '../../src/deps.ts';
 import { createMerchantService } from '../../src/merchants/service.ts';
 import { systemClock } from '../../src/shared/clock.ts';
+import { Cleanups } from './durability.ts';
 import { type CleanupScope, type SpawnedServer, freePort, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
 
 const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** Last in, first out; every step runs even when an earlier one throws. */
-export class Cleanups implements CleanupScope {
-  private readonly steps: (() => unknown)[] = [];
-  after(fn: () => unknown): void {
-    this.steps.push(fn);
-  }
-  async run(): Promise<void> {
-    for (const step of this.steps.splice(0).reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        process.stdout.write(`cleanup step failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      }
-    }
-  }
-}
+export { Cleanups };
 
 async function admin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
