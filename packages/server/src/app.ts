@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify';
 import type { Deps } from './deps.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -82,4 +82,3 @@ export async function createApp(deps: Deps) {
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;
-export type AppInstance = FastifyInstance;

@@ -1,7 +1,6 @@
 /** PostgreSQL error helpers: match on SQLSTATE (`err.code`), never on class or message. */
 
 export const UNIQUE_VIOLATION = '23505';
-export const CHECK_VIOLATION = '23514';
 
 export function pgCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -11,12 +10,6 @@ export function pgCode(error: unknown): string | undefined {
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   if (pgCode(error) !== UNIQUE_VIOLATION) return false;
   return constraint === undefined || (error as { constraint?: string }).constraint === constraint;
-}
-
-/** Serialization failures and deadlocks: safe to retry the whole transaction. */
-export function isRetryableTransaction(error: unknown): boolean {
-  const code = pgCode(error);
-  return code === '40001' || code === '40P01';
 }
 
 const NODE_NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);

@@ -3,7 +3,6 @@ import type { ColumnType, Generated } from 'kysely';
 /** int8 columns: written as bigint or string, read back as string (parse with BigInt). */
 export type Int8 = ColumnType<string, bigint | string, bigint | string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
 
 export interface MerchantsTable {
   id: string;
@@ -185,4 +184,3 @@ export interface Database {
   sandbox_provider_charges: SandboxProviderChargesTable;
 }
 
-export type { Json };

@@ -8,6 +8,3 @@ export const merchantAccount = (merchantId: string, currency: string): string =>
 /** Money arriving from or leaving to the outside world through a provider and means. */
 export const providerAccount = (provider: string, method: string, currency: string): string => `provider:${provider}:${method}:${currency}`;
 
-export function walletIdOf(account: string): string | null {
-  return account.startsWith('wallet:') ? account.slice('wallet:'.length) : null;
-}

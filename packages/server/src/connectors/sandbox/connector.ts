@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Connector, FailureCode, InitiateRequest, ProviderOutcome, StatusOutcome, StatusRequest } from '../connector.ts';
-import { FAILURE_CODES } from '../connector.ts';
+import { FAILURE_CODES, normaliseStatus } from '../connector.ts';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxCallbackBody, sandboxCallbackKey, signSandboxCallback, verifySandboxCallback } from './callbacks.ts';
 import { SLOW_FACTOR, type SandboxFault, cardFailure, mobileMoneyRule } from './rules.ts';
 
@@ -32,11 +32,12 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
 
   function toOutcome(row: BookRow, nowMs: number): ProviderOutcome {
     const settled = row.complete_at !== null && row.complete_at.getTime() <= nowMs;
-    if (row.outcome === 'pending' || !settled) {
+    const status = normaliseStatus(row.outcome);
+    if (status === 'pending' || !settled) {
       const checkAfterMs = row.complete_at ? Math.max(0, row.complete_at.getTime() - nowMs) : 60_000;
       return { status: 'pending', providerReference: row.provider_reference, checkAfterMs };
     }
-    if (row.outcome === 'succeeded') return { status: 'succeeded', providerReference: row.provider_reference };
+    if (status === 'succeeded') return { status: 'succeeded', providerReference: row.provider_reference };
     return { status: 'failed', providerReference: row.provider_reference, failureCode: row.failure_code as FailureCode };
   }
 
