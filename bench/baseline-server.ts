@@ -50,7 +50,8 @@ const DEBIT_WALLET = `
   UPDATE wallets SET balance = balance + $1::bigint, updated_at = $2
   WHERE id = $3 AND status = $4 AND balance >= $5
   RETURNING balance`;
-const INSERT_LEDGER_TRANSACTION = 'INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, created_at) VALUES ($1, $2, $3, $4, $5)';
+const INSERT_LEDGER_TRANSACTION =
+  'INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, created_at) VALUES ($1, $2, $3, $4, $5)';
 const INSERT_LEDGER_ENTRIES = `
   INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($10, $11, $12, $13, $14, $15, $16, $17, $18)`;
@@ -99,7 +100,16 @@ function view(row: Record<string, any>) {
 }
 
 const event = (id: string, type: string, object: ReturnType<typeof view>, at: Date) => [
-  id, merchantId, type, object.id, JSON.stringify({ object }), object.livemode, at, type, null, null,
+  id,
+  merchantId,
+  type,
+  object.id,
+  JSON.stringify({ object }),
+  object.livemode,
+  at,
+  type,
+  null,
+  null,
 ];
 
 const app = Fastify({ logger: false });
@@ -114,9 +124,15 @@ app.post('/payments', async (request, reply) => {
   const wallet = (await pool.query(SELECT_WALLET, [walletId, merchantId])).rows[0];
   if (!wallet || wallet.currency !== body.currency) return reply.code(400).send({ error: 'no such wallet' });
   const fingerprint = Object.fromEntries(
-    Object.entries({ amount: amount.toString(), currency: body.currency, payment_method: body.payment_method, description: null, metadata: {}, callback_url: null, customer: null }).map(
-      ([k, v]) => [k, hash(v)],
-    ),
+    Object.entries({
+      amount: amount.toString(),
+      currency: body.currency,
+      payment_method: body.payment_method,
+      description: null,
+      metadata: {},
+      callback_url: null,
+      customer: null,
+    }).map(([k, v]) => [k, hash(v)]),
   );
   const chargeId = typeid('pay').toString();
   const lease = new Date(now.getTime() + LEASE_MS);
@@ -124,8 +140,28 @@ app.post('/payments', async (request, reply) => {
   try {
     await client.query('BEGIN');
     const inserted = await client.query(INSERT_CHARGE, [
-      chargeId, 'payment', merchantId, body.reference, JSON.stringify(fingerprint), 'pending', amount.toString(), body.currency, 'wallet',
-      JSON.stringify(body.payment_method), walletId, null, null, '{}', null, 'purse', false, now, now, null, lease, lease,
+      chargeId,
+      'payment',
+      merchantId,
+      body.reference,
+      JSON.stringify(fingerprint),
+      'pending',
+      amount.toString(),
+      body.currency,
+      'wallet',
+      JSON.stringify(body.payment_method),
+      walletId,
+      null,
+      null,
+      '{}',
+      null,
+      'purse',
+      false,
+      now,
+      now,
+      null,
+      lease,
+      lease,
     ]);
     if (inserted.rowCount === 0) {
       await client.query('ROLLBACK');
@@ -142,11 +178,38 @@ app.post('/payments', async (request, reply) => {
       const ltx = typeid('ltx').toString();
       await client.query(INSERT_LEDGER_TRANSACTION, [ltx, merchantId, 'payment', chargeId, now]);
       await client.query(INSERT_LEDGER_ENTRIES, [
-        typeid('wtx').toString(), ltx, `wallet:${walletId}`, body.currency, (-amount).toString(), debited.rows[0].balance, 'payment', chargeId, now,
-        typeid('wtx').toString(), ltx, `merchant:${merchantId}:${body.currency}`, body.currency, amount.toString(), null, 'payment', chargeId, now,
+        typeid('wtx').toString(),
+        ltx,
+        `wallet:${walletId}`,
+        body.currency,
+        (-amount).toString(),
+        debited.rows[0].balance,
+        'payment',
+        chargeId,
+        now,
+        typeid('wtx').toString(),
+        ltx,
+        `merchant:${merchantId}:${body.currency}`,
+        body.currency,
+        amount.toString(),
+        null,
+        'payment',
+        chargeId,
+        now,
       ]);
     }
-    const done = await client.query(FINISH_CHARGE, [status, failureCode, failureCode ? 'The wallet does not cover the amount.' : null, null, now, now, null, null, chargeId, 'pending']);
+    const done = await client.query(FINISH_CHARGE, [
+      status,
+      failureCode,
+      failureCode ? 'The wallet does not cover the amount.' : null,
+      null,
+      now,
+      now,
+      null,
+      null,
+      chargeId,
+      'pending',
+    ]);
     const object = view(done.rows[0]);
     await client.query(INSERT_EVENT, event(typeid('evt').toString(), `payment.${status}`, object, now));
     await client.query('COMMIT');

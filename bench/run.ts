@@ -87,11 +87,19 @@ function options() {
     }
     return n;
   };
-  const scenarios = (parsed.scenarios ? parsed.scenarios.split(',').map((s) => s.trim()).filter(Boolean) : [...ALL_SCENARIOS]) as ScenarioName[];
-  for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) {
-    process.stderr.write(`unknown scenario "${s}"\n`);
-    usage();
-  }
+  const scenarios = (
+    parsed.scenarios
+      ? parsed.scenarios
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [...ALL_SCENARIOS]
+  ) as ScenarioName[];
+  for (const s of scenarios)
+    if (!ALL_SCENARIOS.includes(s)) {
+      process.stderr.write(`unknown scenario "${s}"\n`);
+      usage();
+    }
   const workers = whole('workers', parsed.workers!, 1, 8);
   if (parsed.embedded && workers > 1) {
     process.stderr.write('--workers > 1 needs PostgreSQL: the embedded database is one process\n');
@@ -100,7 +108,9 @@ function options() {
   const connections = whole('connections', parsed.connections!, 1, 1024);
   // The ceiling runs with the same load (as many clients as connections) and with 16 clients,
   // where PostgreSQL does best on a small machine; the ratio uses the better of the two.
-  const ceilingClients = [...new Set((parsed['ceiling-clients'] ?? `${connections},16`).split(',').map((c) => whole('ceiling-clients', c.trim(), 1, 1024)))];
+  const ceilingClients = [
+    ...new Set((parsed['ceiling-clients'] ?? `${connections},16`).split(',').map((c) => whole('ceiling-clients', c.trim(), 1, 1024))),
+  ];
   return {
     embedded: parsed.embedded!,
     durationS: whole('duration', parsed.duration!, 1, 600),
@@ -236,7 +246,8 @@ async function main(): Promise<void> {
   const opts = options();
   const busy = loadavg()[0]!;
   const loadBefore = busy;
-  if (busy > cpus().length) log(`warning: load average ${busy.toFixed(1)} on ${cpus().length} CPUs: other work on this machine will distort the numbers`);
+  if (busy > cpus().length)
+    log(`warning: load average ${busy.toFixed(1)} on ${cpus().length} CPUs: other work on this machine will distort the numbers`);
   const runId = Date.now().toString(36);
   mkdirSync(LOGS, { recursive: true });
   for (const f of readdirSync(LOGS)) rmSync(join(LOGS, f), { force: true });
@@ -253,9 +264,12 @@ async function main(): Promise<void> {
     (cleaning ??= (async () => {
       await stopAllChildren();
       await benchDb?.end().catch(() => {});
-      if (admin && databaseCreated && process.env.BENCH_KEEP_DATABASE === '1') log(`kept database ${dbName} (BENCH_KEEP_DATABASE=1): drop it yourself`);
+      if (admin && databaseCreated && process.env.BENCH_KEEP_DATABASE === '1')
+        log(`kept database ${dbName} (BENCH_KEEP_DATABASE=1): drop it yourself`);
       else if (admin && databaseCreated) {
-        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
+        await admin
+          .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+          .catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
       }
       await admin?.end().catch(() => {});
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -301,7 +315,10 @@ async function main(): Promise<void> {
     }
 
     const cli = async (args: string[]) => {
-      const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'packages/server/bin/purse.mjs'), ...args], { cwd: ROOT, env: purseEnv });
+      const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'packages/server/bin/purse.mjs'), ...args], {
+        cwd: ROOT,
+        env: purseEnv,
+      });
       return JSON.parse(stdout) as { merchant_id: string; client_id: string; client_secret: string };
     };
     const needsReference = !opts.embedded && opts.scenarios.some((s) => s === 'baseline' || s === 'ceiling');
@@ -336,8 +353,13 @@ async function main(): Promise<void> {
         merchants.ceiling = await cli(['merchant', 'create', '--name', 'bench-ceiling', '--json']);
       }
     }
-    const tokenRequest = (m: string) => ({ grant_type: 'client_credentials', client_id: merchants[m]!.client_id, client_secret: merchants[m]!.client_secret });
-    const tokenOf = async (m: string) => (await expectOk(`token for ${m}`, http(base, 'POST', '/oauth/token', tokenRequest(m)))).access_token as string;
+    const tokenRequest = (m: string) => ({
+      grant_type: 'client_credentials',
+      client_id: merchants[m]!.client_id,
+      client_secret: merchants[m]!.client_secret,
+    });
+    const tokenOf = async (m: string) =>
+      (await expectOk(`token for ${m}`, http(base, 'POST', '/oauth/token', tokenRequest(m)))).access_token as string;
 
     // ---- fixtures: funded wallets (top-ups by sandbox card), and payments to read back
     const card = { number: '4242424242424242', exp_month: 12, exp_year: CARD_YEAR, cvc: '123' };
@@ -347,7 +369,19 @@ async function main(): Promise<void> {
         const wallet = await expectOk('create wallet', http(base, 'POST', '/v1/wallets', { currency: 'KES' }, token));
         const topup = await expectOk(
           'top up wallet',
-          http(base, 'POST', '/v1/topups', { reference: `fund-${runId}-${topupSeq++}`, amount: FUNDING, currency: 'KES', wallet_id: wallet.id, source: { type: 'card', card } }, token),
+          http(
+            base,
+            'POST',
+            '/v1/topups',
+            {
+              reference: `fund-${runId}-${topupSeq++}`,
+              amount: FUNDING,
+              currency: 'KES',
+              wallet_id: wallet.id,
+              source: { type: 'card', card },
+            },
+            token,
+          ),
         );
         if (topup.status !== 'succeeded') throw new Error(`top-up ${topup.id} is ${topup.status}, not succeeded`);
         return wallet.id as string;
@@ -357,16 +391,29 @@ async function main(): Promise<void> {
     const wallets = await fundedWallets(token, WALLETS);
     const [hotWallet] = await fundedWallets(token, 1);
     const getIds = await mapLimit(Array.from({ length: GET_IDS }), 8, async (_, i) => {
-      const body = { reference: `fixture-${runId}-${i}`, amount: PAYMENT, currency: 'KES', payment_method: { type: 'wallet', wallet: { wallet_id: wallets[i % WALLETS] } } };
+      const body = {
+        reference: `fixture-${runId}-${i}`,
+        amount: PAYMENT,
+        currency: 'KES',
+        payment_method: { type: 'wallet', wallet: { wallet_id: wallets[i % WALLETS] } },
+      };
       return (await expectOk('fixture payment', http(base, 'POST', '/v1/payments', body, token))).id as string;
     });
-    const baselineWallets = opts.scenarios.includes('baseline') && merchants.baseline ? await fundedWallets(await tokenOf('baseline'), WALLETS) : [];
-    const ceilingWallets = opts.scenarios.includes('ceiling') && merchants.ceiling ? await fundedWallets(await tokenOf('ceiling'), WALLETS) : [];
+    const baselineWallets =
+      opts.scenarios.includes('baseline') && merchants.baseline ? await fundedWallets(await tokenOf('baseline'), WALLETS) : [];
+    const ceilingWallets =
+      opts.scenarios.includes('ceiling') && merchants.ceiling ? await fundedWallets(await tokenOf('ceiling'), WALLETS) : [];
     log(`fixtures ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     // ---- measurement of one scenario
     const rows: Row[] = [];
-    const measure = async (scenario: string, target: Row['target'], pids: number[], work: () => Promise<LoadResult>, readyUrl?: string): Promise<Row> => {
+    const measure = async (
+      scenario: string,
+      target: Row['target'],
+      pids: number[],
+      work: () => Promise<LoadResult>,
+      readyUrl?: string,
+    ): Promise<Row> => {
       if (readyUrl) await drained(readyUrl);
       if (benchDb) await prepareDatabase(benchDb);
       await sleep(500);
@@ -399,8 +446,12 @@ async function main(): Promise<void> {
         otherCpuPct: (Math.max(0, machineCpu - serverCpu - (dbCpu ?? 0) - loadgenCpu) / wall) * 100,
         durationS: wall,
       };
-      const codes = Object.entries(result.statusCodes).map(([c, n]) => `${c}×${n}`).join(' ');
-      log(`  → ${Math.round(result.requestsPerS)}/s, p99 ${result.latencyMs.p99.toFixed(1)} ms, ${codes}${result.errors ? `, ${result.errors} errors` : ''}`);
+      const codes = Object.entries(result.statusCodes)
+        .map(([c, n]) => `${c}×${n}`)
+        .join(' ');
+      log(
+        `  → ${Math.round(result.requestsPerS)}/s, p99 ${result.latencyMs.p99.toFixed(1)} ms, ${codes}${result.errors ? `, ${result.errors} errors` : ''}`,
+      );
       rows.push(row);
       return row;
     };
@@ -408,11 +459,18 @@ async function main(): Promise<void> {
     const json = { 'content-type': 'application/json' };
     const auth = { ...json, authorization: `Bearer ${token}` };
     let seq = 0;
-    const paymentSpec = (prefix: string, method: () => unknown, path = '/v1/payments', headers: Record<string, string> = auth): RequestSpec => ({
+    const paymentSpec = (
+      prefix: string,
+      method: () => unknown,
+      path = '/v1/payments',
+      headers: Record<string, string> = auth,
+    ): RequestSpec => ({
       method: 'POST',
       path,
       headers,
-      next: () => ({ body: JSON.stringify({ reference: `${prefix}-${runId}-${seq++}`, amount: PAYMENT, currency: 'KES', payment_method: method() }) }),
+      next: () => ({
+        body: JSON.stringify({ reference: `${prefix}-${runId}-${seq++}`, amount: PAYMENT, currency: 'KES', payment_method: method() }),
+      }),
     });
     const roundRobin = (ids: string[]) => {
       let i = 0;
@@ -423,10 +481,16 @@ async function main(): Promise<void> {
       wallet: () => paymentSpec('wallet', roundRobin(wallets)),
       'hot-wallet': () => paymentSpec('hot', roundRobin([hotWallet!])),
       card: () => paymentSpec('card', () => ({ type: 'card', card })),
-      'mobile-money': () => paymentSpec('mm', () => ({ type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } })),
+      'mobile-money': () =>
+        paymentSpec('mm', () => ({ type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } })),
       get: () => {
         let i = 0;
-        return { method: 'GET', path: `/v1/payments/${getIds[0]}`, headers: auth, next: () => ({ path: `/v1/payments/${getIds[i++ % getIds.length]}` }) };
+        return {
+          method: 'GET',
+          path: `/v1/payments/${getIds[0]}`,
+          headers: auth,
+          next: () => ({ path: `/v1/payments/${getIds[i++ % getIds.length]}` }),
+        };
       },
       list: () => ({ method: 'GET', path: '/v1/payments?limit=10', headers: auth }),
     };
@@ -454,12 +518,23 @@ async function main(): Promise<void> {
         const port = await freePort();
         const baseline = startChild('baseline', process.execPath, ['--import', 'tsx', join(BENCH, 'baseline-server.ts')], {
           cwd: ROOT,
-          env: { ...process.env, DATABASE_URL: databaseUrl!, PORT: String(port), BASELINE_MERCHANT_ID: merchants.baseline!.merchant_id, BASELINE_POOL_SIZE: '16' },
+          env: {
+            ...process.env,
+            DATABASE_URL: databaseUrl!,
+            PORT: String(port),
+            BASELINE_MERCHANT_ID: merchants.baseline!.merchant_id,
+            BASELINE_POOL_SIZE: '16',
+          },
           logFile: join(LOGS, 'baseline.log'),
         });
         await waitFor(`http://127.0.0.1:${port}/healthz`, baseline);
         await measure('wallet', 'baseline', [baseline.pid], () =>
-          runLoad({ baseUrls: [`http://127.0.0.1:${port}`], connections: opts.connections, durationS: opts.durationS, request: paymentSpec('base', roundRobin(baselineWallets), '/payments', json) }),
+          runLoad({
+            baseUrls: [`http://127.0.0.1:${port}`],
+            connections: opts.connections,
+            durationS: opts.durationS,
+            request: paymentSpec('base', roundRobin(baselineWallets), '/payments', json),
+          }),
         );
         await stopChild(baseline);
       }
@@ -470,7 +545,9 @@ async function main(): Promise<void> {
       const pgbench = opts.embedded ? null : findPgbench();
       if (opts.embedded) rows.push(nothing('wallet', 'pgbench', 'not run with --embedded (pgbench needs PostgreSQL)'));
       else if (!pgbench) rows.push(nothing('wallet', 'pgbench', 'pgbench not installed (it ships with postgresql-client)'));
-      else for (const clients of opts.ceilingClients) rows.push(await ceiling(pgbench, databaseUrl!, merchants.ceiling!.merchant_id, ceilingWallets, { ...opts, clients }, benchDb!));
+      else
+        for (const clients of opts.ceilingClients)
+          rows.push(await ceiling(pgbench, databaseUrl!, merchants.ceiling!.merchant_id, ceilingWallets, { ...opts, clients }, benchDb!));
     }
 
     // ---- what was stored (catches business failures hidden behind 201s)
@@ -487,12 +564,22 @@ async function main(): Promise<void> {
     const baselineRow = rows.find((r) => r.target === 'baseline');
     const ceilingRow = rows
       .filter((r) => r.target.startsWith('pgbench'))
-      .reduce<Row | undefined>((best, r) => (best === undefined || (r.requestsPerS ?? -1) > (best.requestsPerS ?? -1) ? r : best), undefined);
+      .reduce<Row | undefined>(
+        (best, r) => (best === undefined || (r.requestsPerS ?? -1) > (best.requestsPerS ?? -1) ? r : best),
+        undefined,
+      );
     const ratio = (name: string, a: Row | undefined, b: Row | undefined): Ratio =>
       a?.requestsPerS && b?.requestsPerS
-        ? { name, value: a.requestsPerS / b.requestsPerS, note: `${Math.round(a.requestsPerS).toLocaleString('en-US')} / ${Math.round(b.requestsPerS).toLocaleString('en-US')} per s, ${b.target}` }
+        ? {
+            name,
+            value: a.requestsPerS / b.requestsPerS,
+            note: `${Math.round(a.requestsPerS).toLocaleString('en-US')} / ${Math.round(b.requestsPerS).toLocaleString('en-US')} per s, ${b.target}`,
+          }
         : { name, value: null, note: !a?.requestsPerS ? 'wallet scenario not run' : (b?.note ?? 'not run') };
-    const ratios = [ratio('Purse / baseline (wallet payment)', purseWallet, baselineRow), ratio('Purse / ceiling', purseWallet, ceilingRow)];
+    const ratios = [
+      ratio('Purse / baseline (wallet payment)', purseWallet, baselineRow),
+      ratio('Purse / ceiling', purseWallet, ceilingRow),
+    ];
     const targets = checkTargets(rows, ratios[0]!, opts);
 
     const context = [
@@ -503,7 +590,14 @@ async function main(): Promise<void> {
       `${opts.durationS} s per scenario, ${opts.connections} connections (autocannon in-process)${opts.embedded ? '' : `; ceiling: pgbench -c ${opts.ceilingClients.join(' and -c ')} -j 2`}; load generator, server and database on the same machine`,
       `latency over every response (2xx or not); requests/s = autocannon's per-second average; CPU % = CPU seconds / wall seconds × 100 (100 = one core); other CPU % = the machine's busy time minus server, database and load generator: anything else running on the machine during the scenario`,
     ];
-    const md = markdown({ title: `Purse benchmark (${opts.embedded ? 'embedded PGlite' : 'PostgreSQL'})`, context, rows, ratios, targets, outcomes });
+    const md = markdown({
+      title: `Purse benchmark (${opts.embedded ? 'embedded PGlite' : 'PostgreSQL'})`,
+      context,
+      rows,
+      ratios,
+      targets,
+      outcomes,
+    });
     const result = {
       startedAt: new Date(Number.parseInt(runId, 36)).toISOString(),
       options: opts,
@@ -524,7 +618,21 @@ async function main(): Promise<void> {
 }
 
 function nothing(scenario: string, target: Row['target'], note: string): Row {
-  return { scenario, target, requestsPerS: null, latencyMs: null, total: null, non2xx: null, errors: null, serverCpuPct: null, dbCpuPct: null, loadgenCpuPct: null, otherCpuPct: null, durationS: null, note };
+  return {
+    scenario,
+    target,
+    requestsPerS: null,
+    latencyMs: null,
+    total: null,
+    non2xx: null,
+    errors: null,
+    serverCpuPct: null,
+    dbCpuPct: null,
+    loadgenCpuPct: null,
+    otherCpuPct: null,
+    durationS: null,
+    note,
+  };
 }
 
 async function ceiling(
@@ -544,11 +652,29 @@ async function ceiling(
   log(`wallet (${target}): ${opts.durationS} s`);
   try {
     const args = [
-      '-n', '-M', 'prepared', '-c', String(opts.clients), '-j', String(Math.min(2, opts.clients)), '-T', String(opts.durationS),
-      '-f', join(BENCH, 'sql', 'ceiling.sql'),
-      '-D', `merchant=${merchantId}`, '-D', `wallets={${wallets.join(',')}}`, '-D', `nwallets=${wallets.length}`,
-      '-D', `run=${Math.floor(Date.now() / 1000)}`, '-D', 'seq=0',
-      '--log', `--log-prefix=${join(dir, 'tx')}`,
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      String(opts.clients),
+      '-j',
+      String(Math.min(2, opts.clients)),
+      '-T',
+      String(opts.durationS),
+      '-f',
+      join(BENCH, 'sql', 'ceiling.sql'),
+      '-D',
+      `merchant=${merchantId}`,
+      '-D',
+      `wallets={${wallets.join(',')}}`,
+      '-D',
+      `nwallets=${wallets.length}`,
+      '-D',
+      `run=${Math.floor(Date.now() / 1000)}`,
+      '-D',
+      'seq=0',
+      '--log',
+      `--log-prefix=${join(dir, 'tx')}`,
       databaseUrl,
     ];
     // sh waits for pgbench, then saves its own /proc stat: cutime/cstime hold pgbench's CPU.
@@ -556,11 +682,16 @@ async function ceiling(
     const machineBefore = machineBusySeconds();
     const selfBefore = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const child = startChild('pgbench', 'sh', ['-c', 'pgbench_bin="$1"; shift; "$pgbench_bin" "$@"; rc=$?; cat /proc/$$/stat > "$0"; exit $rc', statFile, pgbench, ...args], {
-      cwd: BENCH,
-      env: process.env,
-      logFile,
-    });
+    const child = startChild(
+      'pgbench',
+      'sh',
+      ['-c', 'pgbench_bin="$1"; shift; "$pgbench_bin" "$@"; rc=$?; cat /proc/$$/stat > "$0"; exit $rc', statFile, pgbench, ...args],
+      {
+        cwd: BENCH,
+        env: process.env,
+        logFile,
+      },
+    );
     const code = await child.exited;
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
     const dbCpu = postgresCpuSeconds() - dbBefore;
@@ -616,7 +747,11 @@ function checkTargets(rows: Row[], baselineRatio: Ratio, opts: { embedded: boole
   const out: Target[] = [];
   const wallet = purse('wallet');
   if (opts.embedded) {
-    out.push({ name: 'embedded: ≥ 1,000 payment creations/s', met: wallet ? wallet.requestsPerS! >= 1000 : null, detail: `wallet ${rate(wallet)}` });
+    out.push({
+      name: 'embedded: ≥ 1,000 payment creations/s',
+      met: wallet ? wallet.requestsPerS! >= 1000 : null,
+      detail: `wallet ${rate(wallet)}`,
+    });
     return out;
   }
   out.push({

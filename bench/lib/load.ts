@@ -75,7 +75,12 @@ class Samples {
  * Runs `connections` connections for `durationS` seconds, spread over `baseUrls` (one
  * autocannon instance per URL, in parallel). Only 127.0.0.1 URLs are accepted.
  */
-export async function runLoad(options: { baseUrls: string[]; connections: number; durationS: number; request: RequestSpec }): Promise<LoadResult> {
+export async function runLoad(options: {
+  baseUrls: string[];
+  connections: number;
+  durationS: number;
+  request: RequestSpec;
+}): Promise<LoadResult> {
   const { baseUrls, connections, durationS, request } = options;
   for (const url of baseUrls) {
     if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to send load anywhere but 127.0.0.1: ${url}`);

@@ -14,7 +14,12 @@ export interface Spawned {
 }
 
 /** Starts a child whose stdout and stderr go to `logFile`; it is killed by pid on cleanup. */
-export function startChild(name: string, command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string }): Spawned {
+export function startChild(
+  name: string,
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string },
+): Spawned {
   const log = createWriteStream(options.logFile, { flags: 'a' });
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });
@@ -89,7 +94,13 @@ function statFields(pid: number | string): { comm: string; fields: string[] } | 
   }
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
-  return { comm: text.slice(open + 1, close), fields: text.slice(close + 2).trim().split(' ') };
+  return {
+    comm: text.slice(open + 1, close),
+    fields: text
+      .slice(close + 2)
+      .trim()
+      .split(' '),
+  };
 }
 
 // After ')': [0]=state … [11]=utime [12]=stime [13]=cutime [14]=cstime (proc(5) fields 14–17).

@@ -36,19 +36,30 @@ export interface Target {
 const dash = '—';
 /** Other CPU above this (% of one core) marks a row as disturbed by other work on the machine. */
 export const DISTURBED_OTHER_CPU_PCT = 20;
-const int = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? dash : Math.round(n).toLocaleString('en-US'));
-const ms = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? dash : n < 10 ? n.toFixed(2) : n.toFixed(1));
+const int = (n: number | null | undefined) =>
+  n === null || n === undefined || Number.isNaN(n) ? dash : Math.round(n).toLocaleString('en-US');
+const ms = (n: number | null | undefined) =>
+  n === null || n === undefined || Number.isNaN(n) ? dash : n < 10 ? n.toFixed(2) : n.toFixed(1);
 
 export function ratioLine(ratio: Ratio): string {
   return `${ratio.name}: ${ratio.value === null ? 'n/a' : `${ratio.value.toFixed(2)}×`}${ratio.note ? ` (${ratio.note})` : ''}`;
 }
 
-export function markdown(input: { title: string; context: string[]; rows: Row[]; ratios: Ratio[]; targets: Target[]; outcomes: string[] }): string {
+export function markdown(input: {
+  title: string;
+  context: string[];
+  rows: Row[];
+  ratios: Ratio[];
+  targets: Target[];
+  outcomes: string[];
+}): string {
   const lines: string[] = [];
   lines.push(`## ${input.title}`, '');
   for (const c of input.context) lines.push(`- ${c}`);
   lines.push('');
-  lines.push('| scenario | target | requests/s | p50 | p95 | p99 | max (ms) | non-2xx | errors | server CPU % | db CPU % | loadgen CPU % | other CPU % |');
+  lines.push(
+    '| scenario | target | requests/s | p50 | p95 | p99 | max (ms) | non-2xx | errors | server CPU % | db CPU % | loadgen CPU % | other CPU % |',
+  );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of input.rows) {
     if (r.requestsPerS === null) {
@@ -62,7 +73,10 @@ export function markdown(input: { title: string; context: string[]; rows: Row[];
   }
   lines.push('');
   if (input.rows.some((r) => (r.otherCpuPct ?? 0) > DISTURBED_OTHER_CPU_PCT)) {
-    lines.push(`⚠ other processes used more than ${DISTURBED_OTHER_CPU_PCT} % of a core during this row: its numbers (and ratios using it) are disturbed; rerun on a quiet machine.`, '');
+    lines.push(
+      `⚠ other processes used more than ${DISTURBED_OTHER_CPU_PCT} % of a core during this row: its numbers (and ratios using it) are disturbed; rerun on a quiet machine.`,
+      '',
+    );
   }
   for (const r of input.ratios) lines.push(`${ratioLine(r)}  `);
   const notes = input.rows.filter((r) => r.note && r.requestsPerS !== null);

@@ -105,7 +105,8 @@ function retrySchedule(env: Env): number[] {
 
 function processes(env: Env, databaseUrl: string | null): number {
   const n = int(env, 'PURSE_PROCESSES', 1, 1, 64);
-  if (n > 1 && databaseUrl === null) throw new ConfigError('PURSE_PROCESSES above 1 needs DATABASE_URL: the embedded database admits one process');
+  if (n > 1 && databaseUrl === null)
+    throw new ConfigError('PURSE_PROCESSES above 1 needs DATABASE_URL: the embedded database admits one process');
   return n;
 }
 

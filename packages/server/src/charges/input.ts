@@ -29,9 +29,14 @@ export function checkCurrency(currency: string, config: Pick<Config, 'currencies
 export function checkAmount(amount: string, currency: string, config: Pick<Config, 'maxAmounts' | 'defaultMaxAmount'>): bigint {
   const parsed = parseAmount(amount, currency);
   const max = maxAmountMinor(currency, config.maxAmounts, config.defaultMaxAmount);
-  if (!parsed.ok) throw new ApiError('parameter_invalid', `${amountErrorMessage(parsed.error, currency, formatAmount(max, currency))}.`, { param: 'amount' });
+  if (!parsed.ok)
+    throw new ApiError('parameter_invalid', `${amountErrorMessage(parsed.error, currency, formatAmount(max, currency))}.`, {
+      param: 'amount',
+    });
   if (parsed.value > max) {
-    throw new ApiError('parameter_invalid', `${amountErrorMessage('too_large', currency, formatAmount(max, currency))}.`, { param: 'amount' });
+    throw new ApiError('parameter_invalid', `${amountErrorMessage('too_large', currency, formatAmount(max, currency))}.`, {
+      param: 'amount',
+    });
   }
   return parsed.value;
 }
@@ -79,7 +84,8 @@ export function checkMobileMoney(mm: Static<typeof MobileMoneyInput>, param: str
 /** `param`: the field's name in this request (`customer` on payments, `holder` on wallets). */
 export function checkCustomer(customer: Static<typeof CustomerInput> | undefined, param = 'customer') {
   if (!customer) return null;
-  if (customer.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.email)) throw invalid(`${param}.email`, 'must be an email address');
+  if (customer.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(customer.email))
+    throw invalid(`${param}.email`, 'must be an email address');
   return {
     name: customer.name ?? null,
     email: customer.email ?? null,

@@ -44,7 +44,8 @@ export interface ChargeBody {
   callback_url?: string;
 }
 
-const missingWallet = (param: string) => new ApiError('resource_missing', `No such wallet: ${param} does not name a wallet of this account.`, { param });
+const missingWallet = (param: string) =>
+  new ApiError('resource_missing', `No such wallet: ${param} does not name a wallet of this account.`, { param });
 
 async function loadWallet(db: Db, auth: AuthContext, id: string, currency: string, param: string) {
   const wallet = isIdOf('wallet', id) ? await findWallet(db, auth.merchantId, id) : undefined;
@@ -62,10 +63,25 @@ function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
     const card = method.card as Parameters<typeof input.checkCard>[0];
     input.checkCard(card, `${p}.card`, now);
     return {
-      publicMethod: { type: 'card', card: { brand: input.cardBrand(card.number), last4: card.number.slice(-4), exp_month: card.exp_month, exp_year: card.exp_year } },
-      providerMethod: { type: 'card', number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc } as ProviderMethod,
+      publicMethod: {
+        type: 'card',
+        card: { brand: input.cardBrand(card.number), last4: card.number.slice(-4), exp_month: card.exp_month, exp_year: card.exp_year },
+      },
+      providerMethod: {
+        type: 'card',
+        number: card.number,
+        expMonth: card.exp_month,
+        expYear: card.exp_year,
+        cvc: card.cvc,
+      } as ProviderMethod,
       // A keyed hash of the number; the CVC is left out (api-v1.md §7).
-      canonical: { type: 'card', number: keyedHash(hashKey, `card:${card.number}`), exp_month: card.exp_month, exp_year: card.exp_year, holder_name: card.holder_name ?? null },
+      canonical: {
+        type: 'card',
+        number: keyedHash(hashKey, `card:${card.number}`),
+        exp_month: card.exp_month,
+        exp_year: card.exp_year,
+        holder_name: card.holder_name ?? null,
+      },
     };
   }
   if (method.type === 'mobile_money') {
@@ -77,7 +93,11 @@ function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
     };
   }
   const walletId = (method.wallet as { wallet_id: string }).wallet_id;
-  return { publicMethod: { type: 'wallet', wallet: { wallet_id: walletId } }, providerMethod: null, canonical: { type: 'wallet', wallet_id: walletId } };
+  return {
+    publicMethod: { type: 'wallet', wallet: { wallet_id: walletId } },
+    providerMethod: null,
+    canonical: { type: 'wallet', wallet_id: walletId },
+  };
 }
 
 /** Validates a payment or top-up request; throws the contract's 400 before anything is stored. */
@@ -98,7 +118,12 @@ export async function prepareCharge(
   const metadata = body.metadata ?? {};
 
   const walletParam = kind === 'topup' ? 'wallet_id' : `${body.methodParam}.wallet.wallet_id`;
-  const walletId = kind === 'topup' ? body.walletId! : described.publicMethod.type === 'wallet' ? (described.canonical as { wallet_id: string }).wallet_id : null;
+  const walletId =
+    kind === 'topup'
+      ? body.walletId!
+      : described.publicMethod.type === 'wallet'
+        ? (described.canonical as { wallet_id: string }).wallet_id
+        : null;
   const wallet = walletId === null ? null : await loadWallet(deps.db, auth, walletId, currency, walletParam);
 
   const fields: Record<string, unknown> = {

@@ -28,7 +28,8 @@ export const Metadata = Type.Record(Type.String({ minLength: 1, maxLength: 40 })
 export const Description = Type.String({ maxLength: 255 });
 export const CallbackUrl = Type.String({
   maxLength: 2048,
-  description: 'Absolute http(s) URL that also receives this object\'s events; no credentials; no private or loopback address unless the operator allows it.',
+  description:
+    "Absolute http(s) URL that also receives this object's events; no credentials; no private or loopback address unless the operator allows it.",
 });
 export const PhoneNumber = Type.String({ maxLength: 16, description: 'E.164, e.g. +254712345678.', examples: ['+254712345678'] });
 
@@ -78,9 +79,7 @@ export const PaymentMethodView = Type.Object(
   {
     type: methodTypes(['mobile_money', 'card', 'wallet']),
     mobile_money: Type.Optional(Type.Object({ phone_number: Type.String(), provider: Type.Union([Type.String(), Type.Null()]) })),
-    card: Type.Optional(
-      Type.Object({ brand: Type.String(), last4: Type.String(), exp_month: Type.Integer(), exp_year: Type.Integer() }),
-    ),
+    card: Type.Optional(Type.Object({ brand: Type.String(), last4: Type.String(), exp_month: Type.Integer(), exp_year: Type.Integer() })),
     wallet: Type.Optional(Type.Object({ wallet_id: Type.String() })),
   },
   { $id: 'PaymentMethodView' },

@@ -54,7 +54,14 @@ function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now
   };
 }
 
-export function createChargeService(deps: { db: Db; clock: Clock; config: Config; hashKey: Buffer; registry: ConnectorRegistry; settlement: Settlement }) {
+export function createChargeService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  hashKey: Buffer;
+  registry: ConnectorRegistry;
+  settlement: Settlement;
+}) {
   const { db, clock, config, registry, settlement } = deps;
 
   /** Refusals that need no provider call: no provider configured, or a top-up to a frozen wallet. */
@@ -74,7 +81,12 @@ export function createChargeService(deps: { db: Db; clock: Clock; config: Config
     const id = newId(prepared.kind === 'payment' ? 'payment' : 'topup');
     const lease = new Date(now.getTime() + LEASE_MS);
     const expiresAt = prepared.methodType === 'mobile_money' ? new Date(now.getTime() + config.mobileMoneyExpiryS * 1000) : null;
-    const pending: ChargeRow = { ...pendingRow(auth, prepared, id, now, provider), expires_at: expiresAt, lease_until: lease, next_check_at: lease };
+    const pending: ChargeRow = {
+      ...pendingRow(auth, prepared, id, now, provider),
+      expires_at: expiresAt,
+      lease_until: lease,
+      next_check_at: lease,
+    };
     const payload = (row: ChargeRow) => JSON.stringify({ object: chargeView(row) });
     const events = [{ id: newId('event'), type: `${prepared.kind}.created`, payload: payload(pending) }];
     const failureCode = immediateFailure(provider, prepared);

@@ -21,7 +21,13 @@ export const failed = (failureCode: FailureCode, providerReference: string | nul
   providerReference,
 });
 
-export function createSettlement(deps: { db: Db; clock: Clock; registry: ConnectorRegistry; log: FastifyBaseLogger; providerTimeoutMs: number }) {
+export function createSettlement(deps: {
+  db: Db;
+  clock: Clock;
+  registry: ConnectorRegistry;
+  log: FastifyBaseLogger;
+  providerTimeoutMs: number;
+}) {
   const { db, clock, registry, log, providerTimeoutMs } = deps;
 
   /**
@@ -55,7 +61,10 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
     if (updated) return updated;
     const existing = (await store.findChargeById(db, charge.id))!;
     if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
-      log.warn({ charge_id: charge.id, status: existing.status, late: outcome.status }, 'provider outcome after a final state; kept for reconciliation');
+      log.warn(
+        { charge_id: charge.id, status: existing.status, late: outcome.status },
+        'provider outcome after a final state; kept for reconciliation',
+      );
       await store.recordLateOutcome(db, charge.id, outcome, now);
     }
     return existing;
@@ -105,14 +114,19 @@ export function createSettlement(deps: { db: Db; clock: Clock; registry: Connect
     const expired = charge.expires_at !== null && now >= charge.expires_at;
     let status;
     try {
-      status = await withTimeout(connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }), providerTimeoutMs, 'provider status');
+      status = await withTimeout(
+        connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }),
+        providerTimeoutMs,
+        'provider status',
+      );
     } catch (error) {
       log.warn({ err: error, charge_id: charge.id }, 'provider status failed; will retry');
       await store.releaseCharge(db, charge.id, new Date(now.getTime() + 5_000));
       return charge;
     }
     if (status.status === 'succeeded' || status.status === 'failed') return applyOutcome(charge, status);
-    if (status.status === 'pending') return expired ? applyOutcome(charge, failed('expired', status.providerReference)) : recordProviderOutcome(charge, status);
+    if (status.status === 'pending')
+      return expired ? applyOutcome(charge, failed('expired', status.providerReference)) : recordProviderOutcome(charge, status);
     if (expired) return applyOutcome(charge, failed('expired'));
     if (method) return initiateWithProvider(charge, method);
     if (now.getTime() - charge.created_at.getTime() > CARD_RESUME_WINDOW_MS) return applyOutcome(charge, failed('processing_error'));

@@ -81,7 +81,13 @@ export async function findChargeByReference(db: Db, merchantId: string, kind: Ch
 }
 
 export async function findCharge(db: Db, merchantId: string, kind: ChargeKind, id: string) {
-  return db.selectFrom('charges').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).where('kind', '=', kind).executeTakeFirst();
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
 }
 
 export async function findChargeById(db: Db, id: string) {
@@ -92,7 +98,13 @@ export async function findChargeById(db: Db, id: string) {
 export async function markInitiated(db: Db, id: string, providerReference: string, nextCheckAt: Date, now: Date) {
   return db
     .updateTable('charges')
-    .set({ provider_reference: providerReference, provider_state: 'initiated', next_check_at: nextCheckAt, lease_until: null, updated_at: now })
+    .set({
+      provider_reference: providerReference,
+      provider_state: 'initiated',
+      next_check_at: nextCheckAt,
+      lease_until: null,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .returningAll()
@@ -101,7 +113,12 @@ export async function markInitiated(db: Db, id: string, providerReference: strin
 
 /** Hands the charge to the worker: the lease is dropped and it is looked at again at `nextCheckAt`. */
 export async function releaseCharge(db: Db, id: string, nextCheckAt: Date): Promise<void> {
-  await db.updateTable('charges').set({ lease_until: null, next_check_at: nextCheckAt }).where('id', '=', id).where('status', '=', 'pending').execute();
+  await db
+    .updateTable('charges')
+    .set({ lease_until: null, next_check_at: nextCheckAt })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** Takes the lease of a pending charge whose previous holder is gone (or never had one). */

@@ -40,7 +40,9 @@ async function createMerchant({ config, values, write }: CommandInput): Promise<
     if (values.json) return write(credentialsJson(created.value));
     write(credentialsText(`Created ${livemode ? 'live' : 'sandbox'} merchant "${name.trim()}".`, created.value));
     const webhookSecret = await revealMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, created.value.merchant_id);
-    write(`Webhook signing secret for callback_url deliveries (also: purse merchant webhook-secret ID):\n  webhook_secret: ${webhookSecret}\n`);
+    write(
+      `Webhook signing secret for callback_url deliveries (also: purse merchant webhook-secret ID):\n  webhook_secret: ${webhookSecret}\n`,
+    );
   });
 }
 
@@ -82,7 +84,9 @@ function webhookSecret(rotate: boolean) {
     );
     if (secret === null) throw notFound(id);
     if (values.json) return write(jsonLine({ merchant_id: id, webhook_secret: secret }));
-    const note = rotate ? 'New webhook signing secret; the previous one keeps signing alongside it for 24 h.' : 'Webhook signing secret for callback_url deliveries:';
+    const note = rotate
+      ? 'New webhook signing secret; the previous one keeps signing alongside it for 24 h.'
+      : 'Webhook signing secret for callback_url deliveries:';
     write(`${note}\n  merchant_id:    ${id}\n  webhook_secret: ${secret}\n`);
   };
 }

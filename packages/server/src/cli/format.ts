@@ -30,10 +30,7 @@ export function merchantTable(merchants: readonly MerchantProfile[]): string {
     ...merchants.map((m) => [m.id, m.status, mode(m), m.client_id, m.created_at, m.name]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
-      .join('  ');
+  const line = (row: string[]) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');
   return `${rows.map(line).join('\n')}\n`;
 }
 

@@ -183,4 +183,3 @@ export interface Database {
   events: EventsTable;
   sandbox_provider_charges: SandboxProviderChargesTable;
 }
-

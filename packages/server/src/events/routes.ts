@@ -12,7 +12,9 @@ export const EventView = Type.Object(
     type: Type.String({ examples: ['payment.succeeded'] }),
     livemode: Type.Boolean(),
     created_at: Type.String({ format: 'date-time' }),
-    data: Type.Object({ object: Type.Object({}, { additionalProperties: true, description: 'The payment or top-up as it was at this change.' }) }),
+    data: Type.Object({
+      object: Type.Object({}, { additionalProperties: true, description: 'The payment or top-up as it was at this change.' }),
+    }),
   },
   { $id: 'Event', description: 'One state change. Its id is the webhook-id header of every delivery of it.' },
 );
@@ -61,18 +63,48 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventS
 
   app.get(
     '/events',
-    { schema: { operationId: 'listEvents', tags, summary: 'List events, newest first', querystring: EventListQuery, response: { 200: listResponseSchema('Event'), ...errorResponses(400, 401, 429) } } },
+    {
+      schema: {
+        operationId: 'listEvents',
+        tags,
+        summary: 'List events, newest first',
+        querystring: EventListQuery,
+        response: { 200: listResponseSchema('Event'), ...errorResponses(400, 401, 429) },
+      },
+    },
     async (request) => {
       const q = request.query as Static<typeof EventListQuery>;
-      return deps.events.listEvents(request.auth, { ...(q.type ? { type: q.type } : {}), ...(q.object_id ? { objectId: q.object_id } : {}) }, readPageRequest(q, 'event'));
+      return deps.events.listEvents(
+        request.auth,
+        { ...(q.type ? { type: q.type } : {}), ...(q.object_id ? { objectId: q.object_id } : {}) },
+        readPageRequest(q, 'event'),
+      );
     },
   );
-  app.get('/events/:id', { schema: { operationId: 'getEvent', tags, summary: 'Retrieve an event', params: IdParams, response: { 200: { $ref: 'Event#' }, ...errorResponses(401, 404, 429) } } }, async (request) =>
-    deps.events.getEvent(request.auth, (request.params as { id: string }).id),
+  app.get(
+    '/events/:id',
+    {
+      schema: {
+        operationId: 'getEvent',
+        tags,
+        summary: 'Retrieve an event',
+        params: IdParams,
+        response: { 200: { $ref: 'Event#' }, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => deps.events.getEvent(request.auth, (request.params as { id: string }).id),
   );
   app.get(
     '/events/:id/deliveries',
-    { schema: { operationId: 'listEventDeliveries', tags, summary: "The event's webhook deliveries and every attempt", params: IdParams, response: deliveries } },
+    {
+      schema: {
+        operationId: 'listEventDeliveries',
+        tags,
+        summary: "The event's webhook deliveries and every attempt",
+        params: IdParams,
+        response: deliveries,
+      },
+    },
     async (request) => deps.events.listDeliveries(request.auth, (request.params as { id: string }).id),
   );
   app.post(
@@ -82,7 +114,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventS
         operationId: 'redeliverEvent',
         tags,
         summary: 'Send the event again to its endpoints and callback_url',
-        description: 'Every delivery of the event becomes due now (delivered ones too); enabled endpoints added since get a delivery. Answers the deliveries.',
+        description:
+          'Every delivery of the event becomes due now (delivered ones too); enabled endpoints added since get a delivery. Answers the deliveries.',
         params: IdParams,
         response: deliveries,
       },

@@ -21,7 +21,12 @@ export function createEventService(deps: { db: Db; clock: Clock }) {
     const { deliveries: rows, attempts } = await webhookStore.listDeliveries(db, eventId);
     return {
       object: 'list' as const,
-      data: rows.map((d) => deliveryView(d, attempts.filter((a) => a.delivery_id === d.id))),
+      data: rows.map((d) =>
+        deliveryView(
+          d,
+          attempts.filter((a) => a.delivery_id === d.id),
+        ),
+      ),
       has_more: false,
     };
   }

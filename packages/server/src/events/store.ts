@@ -1,7 +1,14 @@
 import type { Db } from '../db/db.ts';
 import { type PageRequest, fetchPage } from '../shared/pagination.ts';
 
-export const EVENT_TYPES = ['payment.created', 'payment.succeeded', 'payment.failed', 'topup.created', 'topup.succeeded', 'topup.failed'] as const;
+export const EVENT_TYPES = [
+  'payment.created',
+  'payment.succeeded',
+  'payment.failed',
+  'topup.created',
+  'topup.succeeded',
+  'topup.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export async function findEvent(db: Db, merchantId: string, id: string) {

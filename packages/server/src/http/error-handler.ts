@@ -32,7 +32,9 @@ function fromValidation(errors: AjvError[], context: string): ApiError {
   if (param === '') return new ApiError('invalid_json', `The request ${context} must be a JSON object.`);
   if (first.keyword === 'const') {
     // A union of literals (e.g. payment_method.type): Ajv reports one `const` error per branch.
-    const allowed = errors.filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath).map((e) => String(e.params.allowedValue));
+    const allowed = errors
+      .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+      .map((e) => String(e.params.allowedValue));
     return new ApiError('parameter_invalid', `${where}${param} must be one of: ${allowed.join(', ')}.`, { param });
   }
   return new ApiError('parameter_invalid', `${where}${param} ${describe(first)}.`, { param });
@@ -77,7 +79,9 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
     return fromValidation(fastifyError.validation, fastifyError.validationContext ?? 'body');
   }
   if (isDatabaseUnavailable(error)) {
-    return new ApiError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', { headers: { 'retry-after': '2' } });
+    return new ApiError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+      headers: { 'retry-after': '2' },
+    });
   }
   void request;
   return fromFastify(fastifyError);

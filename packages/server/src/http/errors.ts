@@ -65,7 +65,10 @@ export const notFound = (): ApiError => new ApiError('resource_not_found', 'No s
 
 /** JSON pointer from Ajv (`/payment_method/card/number`) → the contract's dotted path. */
 export function pointerToParam(pointer: string, child?: string): string {
-  const parts = pointer.split('/').filter((p) => p !== '').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.join('.');
 }

@@ -45,7 +45,11 @@ export function parseJsonBody(text: string): unknown {
   }
   const offence = findOffence(value, [], 0);
   if (offence) {
-    throw new ApiError('parameter_invalid', `${offence.param || 'The body'} ${offence.message}.`, offence.param ? { param: offence.param } : {});
+    throw new ApiError(
+      'parameter_invalid',
+      `${offence.param || 'The body'} ${offence.message}.`,
+      offence.param ? { param: offence.param } : {},
+    );
   }
   return value;
 }

@@ -7,4 +7,3 @@ export const walletAccount = (walletId: string): string => `wallet:${walletId}`;
 export const merchantAccount = (merchantId: string, currency: string): string => `merchant:${merchantId}:${currency}`;
 /** Money arriving from or leaving to the outside world through a provider and means. */
 export const providerAccount = (provider: string, method: string, currency: string): string => `provider:${provider}:${method}:${currency}`;
-

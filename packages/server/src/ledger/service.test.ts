@@ -18,9 +18,18 @@ test('assertBalanced accepts postings that sum to zero per currency', () => {
 
 test('assertBalanced refuses unbalanced, single-line and zero-amount postings', () => {
   const table = [
-    [{ account: 'a', currency: 'KES', amount: -5n }, { account: 'b', currency: 'KES', amount: 4n }],
-    [{ account: 'a', currency: 'KES', amount: -5n }, { account: 'b', currency: 'UGX', amount: 5n }],
-    [{ account: 'a', currency: 'KES', amount: 0n }, { account: 'b', currency: 'KES', amount: 0n }],
+    [
+      { account: 'a', currency: 'KES', amount: -5n },
+      { account: 'b', currency: 'KES', amount: 4n },
+    ],
+    [
+      { account: 'a', currency: 'KES', amount: -5n },
+      { account: 'b', currency: 'UGX', amount: 5n },
+    ],
+    [
+      { account: 'a', currency: 'KES', amount: 0n },
+      { account: 'b', currency: 'KES', amount: 0n },
+    ],
     [{ account: 'a', currency: 'KES', amount: 5n }],
   ];
   for (const lines of table) assert.throws(() => assertBalanced(lines), LedgerInvariantError);

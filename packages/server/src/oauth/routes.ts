@@ -87,7 +87,8 @@ function readTokenRequest(body: unknown, authorization: string | undefined) {
   }
   for (const name of ['client_id', 'client_secret'] as const) {
     if (fields[name] === undefined) throw OAuthError.of('invalid_request', `${name} is required.`);
-    if (typeof fields[name] !== 'string' || fields[name] === '') throw OAuthError.of('invalid_request', `${name} must be a non-empty string.`);
+    if (typeof fields[name] !== 'string' || fields[name] === '')
+      throw OAuthError.of('invalid_request', `${name} must be a non-empty string.`);
     if (CONTROL.test(fields[name] as string)) throw OAuthError.of('invalid_request', `${name} must not contain control characters.`);
   }
   return { clientId: fields.client_id as string, clientSecret: fields.client_secret as string, usedBasic: false };
@@ -114,7 +115,10 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: { oauth: OAuthSe
         response: {
           200: { description: 'A Bearer token.', $ref: 'TokenResponse#' },
           400: { description: 'invalid_request or unsupported_grant_type.', $ref: 'OAuthError#' },
-          401: { description: 'invalid_client: unknown client, wrong secret or disabled merchant (identical bodies).', $ref: 'OAuthError#' },
+          401: {
+            description: 'invalid_client: unknown client, wrong secret or disabled merchant (identical bodies).',
+            $ref: 'OAuthError#',
+          },
           429: { description: 'too_many_requests after repeated failures for one client; see Retry-After.', $ref: 'OAuthError#' },
         },
       },

@@ -41,8 +41,18 @@ export const CreatePaymentBody = Type.Object(
         callback_url: 'https://shop.example/hooks',
         metadata: { order_id: '1001' },
       },
-      { reference: 'order-1002', amount: '10.00', currency: 'USD', payment_method: { type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' } } },
-      { reference: 'order-1003', amount: '120.50', currency: 'KES', payment_method: { type: 'wallet', wallet: { wallet_id: 'wal_01jd6x8v1ffq8v2k3m4n5p6q7r' } } },
+      {
+        reference: 'order-1002',
+        amount: '10.00',
+        currency: 'USD',
+        payment_method: { type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' } },
+      },
+      {
+        reference: 'order-1003',
+        amount: '120.50',
+        currency: 'KES',
+        payment_method: { type: 'wallet', wallet: { wallet_id: 'wal_01jd6x8v1ffq8v2k3m4n5p6q7r' } },
+      },
     ],
   },
 );

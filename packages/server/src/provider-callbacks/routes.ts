@@ -10,10 +10,18 @@ const Params = Type.Object({ provider: Type.String({ maxLength: 64, description:
 
 const CallbackBody = Type.Object(
   {
-    idempotency_key: Type.String({ maxLength: 64, description: 'The Purse object id the provider was given as idempotency key (pay_… or top_…).' }),
+    idempotency_key: Type.String({
+      maxLength: 64,
+      description: 'The Purse object id the provider was given as idempotency key (pay_… or top_…).',
+    }),
     provider_reference: Type.String({ maxLength: 128, description: "The provider's own reference." }),
     status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
-    failure_code: Type.Optional(Type.Union(FAILURE_CODES.map((c) => Type.Literal(c)), { description: 'With status failed.' })),
+    failure_code: Type.Optional(
+      Type.Union(
+        FAILURE_CODES.map((c) => Type.Literal(c)),
+        { description: 'With status failed.' },
+      ),
+    ),
   },
   // A provider may add fields over time; the signature already vouches for the whole body.
   { additionalProperties: true, description: "The sandbox provider's callback; another provider's format is read by its connector." },
@@ -45,7 +53,9 @@ export function registerProviderCallbackRoutes(app: FastifyInstance, deps: { pro
           'reconciliation (a final state never changes).',
         security: [],
         params: Params,
-        headers: Type.Object({ [SANDBOX_SIGNATURE_HEADER]: Type.Optional(Type.String({ description: 'Sandbox: base64url HMAC-SHA256 of the raw body.' })) }),
+        headers: Type.Object({
+          [SANDBOX_SIGNATURE_HEADER]: Type.Optional(Type.String({ description: 'Sandbox: base64url HMAC-SHA256 of the raw body.' })),
+        }),
         body: CallbackBody,
         response: {
           200: Received,

@@ -12,7 +12,10 @@ const ForceBody = Type.Object(
 
 /** Sandbox-only helpers that force a pending object's outcome (api-v1.md §10). Live merchants get 404. */
 export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: SandboxService }): void {
-  for (const [path, kind, ref] of [['payments', 'payment', 'Payment'], ['topups', 'topup', 'Topup']] as const) {
+  for (const [path, kind, ref] of [
+    ['payments', 'payment', 'Payment'],
+    ['topups', 'topup', 'Topup'],
+  ] as const) {
     for (const outcome of ['succeed', 'fail'] as const) {
       app.post(
         `/sandbox/${path}/:id/${outcome}`,
@@ -36,7 +39,13 @@ export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: San
         },
         async (request) => {
           const body = (request.body ?? {}) as Static<typeof ForceBody>;
-          return deps.sandbox.force(request.auth, kind as ChargeKind, (request.params as { id: string }).id, outcome, (body.failure_code as FailureCode | undefined) ?? null);
+          return deps.sandbox.force(
+            request.auth,
+            kind as ChargeKind,
+            (request.params as { id: string }).id,
+            outcome,
+            (body.failure_code as FailureCode | undefined) ?? null,
+          );
         },
       );
     }

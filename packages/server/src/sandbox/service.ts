@@ -12,18 +12,29 @@ import { isIdOf } from '../shared/ids.ts';
 export function createSandboxService(deps: { db: Db; registry: ConnectorRegistry; settlement: Settlement }) {
   const { db, registry, settlement } = deps;
   return {
-    async force(auth: AuthContext, kind: ChargeKind, id: string, outcome: 'succeed' | 'fail', failureCode: FailureCode | null): Promise<ChargeView> {
+    async force(
+      auth: AuthContext,
+      kind: ChargeKind,
+      id: string,
+      outcome: 'succeed' | 'fail',
+      failureCode: FailureCode | null,
+    ): Promise<ChargeView> {
       if (auth.livemode) throw new ApiError('route_not_found', 'Sandbox helpers exist only for sandbox merchants.');
-      const charge = isIdOf(kind === 'payment' ? 'payment' : 'topup', id) ? await chargeStore.findCharge(db, auth.merchantId, kind, id) : undefined;
+      const charge = isIdOf(kind === 'payment' ? 'payment' : 'topup', id)
+        ? await chargeStore.findCharge(db, auth.merchantId, kind, id)
+        : undefined;
       if (!charge) throw notFound();
       if (charge.status !== 'pending' || charge.provider !== registry.sandbox.name) {
         throw new ApiError('invalid_state', `Only a pending ${kind} can be forced; this one is ${charge.status}.`);
       }
-      const code: FailureCode | null = outcome === 'succeed' ? null : (failureCode ?? (charge.method_type === 'card' ? 'card_declined' : 'payer_declined'));
+      const code: FailureCode | null =
+        outcome === 'succeed' ? null : (failureCode ?? (charge.method_type === 'card' ? 'card_declined' : 'payer_declined'));
       await registry.sandbox.force(charge.id, outcome === 'succeed' ? 'succeeded' : 'failed', code);
       const settled = await settlement.applyOutcome(
         charge,
-        code === null ? { status: 'succeeded', providerReference: charge.provider_reference } : { status: 'failed', failureCode: code, providerReference: charge.provider_reference },
+        code === null
+          ? { status: 'succeeded', providerReference: charge.provider_reference }
+          : { status: 'failed', failureCode: code, providerReference: charge.provider_reference },
       );
       return chargeView(settled);
     },

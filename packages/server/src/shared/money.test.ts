@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import { formatAmount, formatSignedAmount, maxAmountMinor, minorDigits, parseAmount } from './money.ts';
 
 test('minor digits follow ISO 4217', () => {
-  const table: [string, number][] = [['KES', 2], ['UGX', 0], ['TZS', 2], ['RWF', 0], ['XOF', 0], ['USD', 2], ['BHD', 3]];
+  const table: [string, number][] = [
+    ['KES', 2],
+    ['UGX', 0],
+    ['TZS', 2],
+    ['RWF', 0],
+    ['XOF', 0],
+    ['USD', 2],
+    ['BHD', 3],
+  ];
   for (const [currency, digits] of table) assert.equal(minorDigits(currency), digits, currency);
 });
 

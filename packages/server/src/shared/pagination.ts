@@ -30,7 +30,8 @@ export function readPageRequest(query: { limit?: string; starting_after?: string
   }
   for (const name of ['starting_after', 'ending_before'] as const) {
     const value = query[name];
-    if (value !== undefined && !isIdOf(kind, value)) throw new ApiError('parameter_invalid', `${name} must be an id of this list.`, { param: name });
+    if (value !== undefined && !isIdOf(kind, value))
+      throw new ApiError('parameter_invalid', `${name} must be an id of this list.`, { param: name });
   }
   return { limit, startingAfter: query.starting_after ?? null, endingBefore: query.ending_before ?? null };
 }

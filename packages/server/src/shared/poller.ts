@@ -5,7 +5,13 @@ import type { FastifyBaseLogger } from 'fastify';
  * `intervalMs`, and four times slower after an error (a database outage). `stop` waits for
  * the tick in progress, so shutdown never cuts a batch in half.
  */
-export function createPoller(options: { name: string; runOnce: () => Promise<number>; batch: number; intervalMs: number; log: FastifyBaseLogger }) {
+export function createPoller(options: {
+  name: string;
+  runOnce: () => Promise<number>;
+  batch: number;
+  intervalMs: number;
+  log: FastifyBaseLogger;
+}) {
   const { name, runOnce, batch, intervalMs, log } = options;
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<unknown> | null = null;

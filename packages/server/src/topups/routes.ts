@@ -44,7 +44,7 @@ export function registerTopupRoutes(app: FastifyInstance, deps: { charges: Charg
         tags,
         summary: 'Top up a wallet from mobile money or a card',
         description:
-          'Moves money from outside into one of the merchant\'s wallets; the wallet is credited only when the top-up succeeds. ' +
+          "Moves money from outside into one of the merchant's wallets; the wallet is credited only when the top-up succeeds. " +
           'A frozen wallet gives 201 failed/wallet_inactive. If the wallet is frozen after a mobile-money top-up started, the ' +
           'money already collected is still credited. `reference` rules are those of payments, scoped to top-ups.',
         body: CreateTopupBody,

@@ -42,17 +42,26 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
         },
       },
     },
-    async (request, reply) => sendCreated(reply, await deps.wallets.createWallet(request.auth, request.body as Static<typeof CreateWalletBody>), 'wallets'),
+    async (request, reply) =>
+      sendCreated(reply, await deps.wallets.createWallet(request.auth, request.body as Static<typeof CreateWalletBody>), 'wallets'),
   );
 
-  app.get('/wallets/:id', { schema: { operationId: 'getWallet', tags, summary: 'Retrieve a wallet', params: IdParams, querystring: NoQuery, response: one } }, async (request) =>
-    deps.wallets.getWallet(request.auth, (request.params as { id: string }).id),
+  app.get(
+    '/wallets/:id',
+    { schema: { operationId: 'getWallet', tags, summary: 'Retrieve a wallet', params: IdParams, querystring: NoQuery, response: one } },
+    async (request) => deps.wallets.getWallet(request.auth, (request.params as { id: string }).id),
   );
 
   app.get(
     '/wallets',
     {
-      schema: { operationId: 'listWallets', tags, summary: 'List wallets, newest first', querystring: PageQuery, response: { 200: listResponseSchema('Wallet'), ...errorResponses(400, 401, 429) } },
+      schema: {
+        operationId: 'listWallets',
+        tags,
+        summary: 'List wallets, newest first',
+        querystring: PageQuery,
+        response: { 200: listResponseSchema('Wallet'), ...errorResponses(400, 401, 429) },
+      },
     },
     async (request) => deps.wallets.listWallets(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'wallet')),
   );
@@ -70,10 +79,17 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
       },
     },
     async (request) =>
-      deps.wallets.listTransactions(request.auth, (request.params as { id: string }).id, readPageRequest(request.query as Static<typeof PageQuery>, 'walletTransaction')),
+      deps.wallets.listTransactions(
+        request.auth,
+        (request.params as { id: string }).id,
+        readPageRequest(request.query as Static<typeof PageQuery>, 'walletTransaction'),
+      ),
   );
 
-  for (const [action, status] of [['freeze', 'inactive'], ['unfreeze', 'active']] as const) {
+  for (const [action, status] of [
+    ['freeze', 'inactive'],
+    ['unfreeze', 'active'],
+  ] as const) {
     app.post(
       `/wallets/:id/${action}`,
       {
@@ -96,7 +112,15 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
 
   app.get(
     '/balance',
-    { schema: { operationId: 'getBalance', tags: ['Balance'], summary: "The merchant's collected funds per currency", querystring: NoQuery, response: { 200: { $ref: 'Balance#' }, ...errorResponses(400, 401, 429) } } },
+    {
+      schema: {
+        operationId: 'getBalance',
+        tags: ['Balance'],
+        summary: "The merchant's collected funds per currency",
+        querystring: NoQuery,
+        response: { 200: { $ref: 'Balance#' }, ...errorResponses(400, 401, 429) },
+      },
+    },
     async (request) => deps.wallets.getBalance(request.auth),
   );
 }

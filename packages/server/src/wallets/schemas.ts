@@ -8,7 +8,10 @@ export const CreateWalletBody = Type.Object(
     holder: Type.Optional(CustomerInput),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false, examples: [{ currency: 'KES', reference: 'customer-42', holder: { name: 'Amina Njeri', phone_number: '+254712345678' } }] },
+  {
+    additionalProperties: false,
+    examples: [{ currency: 'KES', reference: 'customer-42', holder: { name: 'Amina Njeri', phone_number: '+254712345678' } }],
+  },
 );
 
 export const WalletView = Type.Object(

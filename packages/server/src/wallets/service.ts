@@ -86,4 +86,3 @@ export function createWalletService(deps: { db: Db; clock: Clock; config: Config
 }
 
 export type WalletService = ReturnType<typeof createWalletService>;
-

@@ -7,9 +7,15 @@ import type { WebhookService } from './service.ts';
 
 const CreateEndpointBody = Type.Object(
   {
-    url: Type.String({ maxLength: 2048, description: 'Absolute http(s) URL without credentials; its host must resolve to a public address.' }),
+    url: Type.String({
+      maxLength: 2048,
+      description: 'Absolute http(s) URL without credentials; its host must resolve to a public address.',
+    }),
     events: Type.Optional(
-      Type.Array(Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')]), { maxItems: 10, description: 'Event types to receive; absent or ["*"]: all.' }),
+      Type.Array(Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')]), {
+        maxItems: 10,
+        description: 'Event types to receive; absent or ["*"]: all.',
+      }),
     ),
     description: Type.Optional(Type.String({ maxLength: 255 })),
   },
@@ -23,7 +29,9 @@ export const EndpointView = Type.Object(
     url: Type.String(),
     events: Type.Array(Type.String()),
     description: Type.Union([Type.String(), Type.Null()]),
-    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after the endpoint answered 410 Gone.' }),
+    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+      description: 'disabled after the endpoint answered 410 Gone.',
+    }),
     livemode: Type.Boolean(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -52,7 +60,10 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
           'over id.timestamp.body). At-least-once, no ordering promise, 10 s timeout, redirects not followed, retried with exponential ' +
           'back-off and jitter for about three days; any 2xx counts as delivered; 410 disables the endpoint.',
         body: CreateEndpointBody,
-        response: { 201: { description: 'Created; `secret` is shown only here.', $ref: 'WebhookEndpoint#' }, ...errorResponses(400, 401, 413, 415, 429) },
+        response: {
+          201: { description: 'Created; `secret` is shown only here.', $ref: 'WebhookEndpoint#' },
+          ...errorResponses(400, 401, 413, 415, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -62,11 +73,22 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
   );
   app.get(
     '/webhook_endpoints',
-    { schema: { operationId: 'listWebhookEndpoints', tags, summary: 'List webhook endpoints', querystring: PageQuery, response: { 200: listResponseSchema('WebhookEndpoint'), ...errorResponses(400, 401, 429) } } },
-    async (request) => deps.webhooks.listEndpoints(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'webhookEndpoint')),
+    {
+      schema: {
+        operationId: 'listWebhookEndpoints',
+        tags,
+        summary: 'List webhook endpoints',
+        querystring: PageQuery,
+        response: { 200: listResponseSchema('WebhookEndpoint'), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) =>
+      deps.webhooks.listEndpoints(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'webhookEndpoint')),
   );
-  app.get('/webhook_endpoints/:id', { schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Retrieve a webhook endpoint', params: IdParams, response: one } }, async (request) =>
-    deps.webhooks.getEndpoint(request.auth, (request.params as { id: string }).id),
+  app.get(
+    '/webhook_endpoints/:id',
+    { schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Retrieve a webhook endpoint', params: IdParams, response: one } },
+    async (request) => deps.webhooks.getEndpoint(request.auth, (request.params as { id: string }).id),
   );
   app.delete(
     '/webhook_endpoints/:id',
@@ -76,7 +98,10 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
         tags,
         summary: 'Delete a webhook endpoint; its pending deliveries are not sent',
         params: IdParams,
-        response: { 200: Type.Object({ id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) }), ...errorResponses(401, 404, 429) },
+        response: {
+          200: Type.Object({ id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) }),
+          ...errorResponses(401, 404, 429),
+        },
       },
     },
     async (request) => deps.webhooks.deleteEndpoint(request.auth, (request.params as { id: string }).id),
@@ -88,7 +113,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
         operationId: 'rotateWebhookEndpointSecret',
         tags,
         summary: 'Rotate the signing secret',
-        description: 'Answers the endpoint with its new secret. For 24 h the old secret keeps signing too: webhook-signature carries both signatures.',
+        description:
+          'Answers the endpoint with its new secret. For 24 h the old secret keeps signing too: webhook-signature carries both signatures.',
         params: IdParams,
         response: one,
       },

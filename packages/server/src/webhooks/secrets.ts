@@ -36,7 +36,11 @@ export async function merchantSigningSecrets(db: Db, key: Buffer, merchantId: st
     .executeTakeFirstOrThrow();
   return signingSecrets(
     key,
-    { current: row.webhook_secret_enc!, previous: row.previous_webhook_secret_enc, previousExpiresAt: row.previous_webhook_secret_expires_at },
+    {
+      current: row.webhook_secret_enc!,
+      previous: row.previous_webhook_secret_enc,
+      previousExpiresAt: row.previous_webhook_secret_expires_at,
+    },
     now,
   );
 }

@@ -66,7 +66,12 @@ export function postWebhook(
       target,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Purse-Webhooks/1.0', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'Purse-Webhooks/1.0',
+          ...headers,
+        },
         lookup: guardedLookup(options.allowPrivate) as never,
         agent: false,
       },
@@ -85,7 +90,9 @@ export function postWebhook(
       },
     );
     const timer = setTimeout(() => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => resolve(done(null, error.code === 'EBLOCKEDADDRESS' ? error.message : error.message || String(error.code))));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(done(null, error.code === 'EBLOCKEDADDRESS' ? error.message : error.message || String(error.code))),
+    );
     request.on('close', () => clearTimeout(timer));
     request.end(body);
   });

@@ -82,7 +82,11 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
         db,
         auth.merchantId,
         id,
-        { secret_enc: encryptSecret(encryptionKey, secret), previous_secret_enc: current.secret_enc, previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
+        {
+          secret_enc: encryptSecret(encryptionKey, secret),
+          previous_secret_enc: current.secret_enc,
+          previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        },
         now,
       );
       if (!row) throw notFound();

@@ -4,7 +4,16 @@ import { type PageRequest, fetchPage } from '../shared/pagination.ts';
 
 export async function insertEndpoint(
   db: Db,
-  row: { id: string; merchantId: string; url: string; events: string[]; description: string | null; secretEnc: string; livemode: boolean; now: Date },
+  row: {
+    id: string;
+    merchantId: string;
+    url: string;
+    events: string[];
+    description: string | null;
+    secretEnc: string;
+    livemode: boolean;
+    now: Date;
+  },
 ) {
   return db
     .insertInto('webhook_endpoints')
@@ -35,14 +44,23 @@ export async function findEndpoint(db: Db, merchantId: string, id: string) {
 }
 
 export async function listEndpoints(db: Db, merchantId: string, page: PageRequest) {
-  return fetchPage(db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId).where('status', '<>', 'deleted'), 'id', page);
+  return fetchPage(
+    db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId).where('status', '<>', 'deleted'),
+    'id',
+    page,
+  );
 }
 
 export async function updateEndpoint(
   db: Db,
   merchantId: string,
   id: string,
-  set: Partial<{ status: 'enabled' | 'disabled' | 'deleted'; secret_enc: string; previous_secret_enc: string | null; previous_secret_expires_at: Date | null }>,
+  set: Partial<{
+    status: 'enabled' | 'disabled' | 'deleted';
+    secret_enc: string;
+    previous_secret_enc: string | null;
+    previous_secret_expires_at: Date | null;
+  }>,
   now: Date,
 ) {
   return db
@@ -98,7 +116,13 @@ export async function recordAttempt(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('webhook_attempts')
-      .values({ delivery_id: delivery.id, attempted_at: attempt.at, status_code: attempt.statusCode, latency_ms: attempt.latencyMs, error: attempt.error })
+      .values({
+        delivery_id: delivery.id,
+        attempted_at: attempt.at,
+        status_code: attempt.statusCode,
+        latency_ms: attempt.latencyMs,
+        error: attempt.error,
+      })
       .execute();
     await trx
       .updateTable('webhook_deliveries')
@@ -117,16 +141,36 @@ export async function recordAttempt(
 }
 
 export async function listDeliveries(db: Db, eventId: string) {
-  const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+  const deliveries = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   const attempts =
     deliveries.length === 0
       ? []
-      : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('id').execute();
+      : await db
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            deliveries.map((d) => d.id),
+          )
+          .orderBy('id')
+          .execute();
   return { deliveries, attempts };
 }
 
 /** Redeliver: every delivery of the event becomes due now, and current endpoints without one get one. */
-export async function scheduleRedelivery(db: Db, event: { id: string; merchant_id: string; type: string }, callbackUrl: string | null, now: Date) {
+export async function scheduleRedelivery(
+  db: Db,
+  event: { id: string; merchant_id: string; type: string },
+  callbackUrl: string | null,
+  now: Date,
+) {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('webhook_deliveries')
@@ -135,7 +179,12 @@ export async function scheduleRedelivery(db: Db, event: { id: string; merchant_i
       .set({ status: 'pending', next_attempt_at: now, attempts: 0, updated_at: now, delivered_at: null })
       .where('event_id', '=', event.id)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .where((eb) => eb.or([eb('endpoint_id', 'is', null), eb('endpoint_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('status', '=', 'enabled'))]))
+      .where((eb) =>
+        eb.or([
+          eb('endpoint_id', 'is', null),
+          eb('endpoint_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('status', '=', 'enabled')),
+        ]),
+      )
       .execute();
     await sql`
       INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)

@@ -52,8 +52,12 @@ export function checkCallbackUrl(text: string, allowPrivate: boolean): UrlProble
   if (url.username !== '' || url.password !== '') return 'credentials';
   if (allowPrivate) return null;
   // "localhost." is localhost: a fully qualified name's trailing dot is dropped before checking.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return 'private_address';
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal'))
+    return 'private_address';
   return isPrivateAddress(host) ? 'private_address' : null;
 }
 

@@ -14,7 +14,14 @@ const LEASE_MARGIN_MS = 5_000;
 
 /** The exact bytes sent and signed: the event object, stable across attempts. */
 export function eventPayload(event: { id: string; type: string; created_at: Date; livemode: boolean; data: unknown }): string {
-  return JSON.stringify({ id: event.id, object: 'event', type: event.type, livemode: event.livemode, created_at: event.created_at.toISOString(), data: event.data });
+  return JSON.stringify({
+    id: event.id,
+    object: 'event',
+    type: event.type,
+    livemode: event.livemode,
+    created_at: event.created_at.toISOString(),
+    data: event.data,
+  });
 }
 
 /** Exponential schedule from config with ±20 % jitter, so retries from many events spread out. */
@@ -36,7 +43,11 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
     if (delivery.endpoint_id === null) return merchantSigningSecrets(db, encryptionKey, delivery.merchant_id, now);
     const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
     if (!endpoint || endpoint.status !== 'enabled') return 'endpoint_gone';
-    return signingSecrets(encryptionKey, { current: endpoint.secret_enc, previous: endpoint.previous_secret_enc, previousExpiresAt: endpoint.previous_secret_expires_at }, now);
+    return signingSecrets(
+      encryptionKey,
+      { current: endpoint.secret_enc, previous: endpoint.previous_secret_enc, previousExpiresAt: endpoint.previous_secret_expires_at },
+      now,
+    );
   }
 
   async function deliver(delivery: store.DeliveryRow): Promise<void> {
@@ -44,20 +55,46 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
     const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirstOrThrow();
     const secrets = await secretsFor(delivery, now);
     if (secrets === 'endpoint_gone') {
-      await store.recordAttempt(db, delivery, { at: now, statusCode: null, latencyMs: 0, error: 'endpoint disabled or deleted' }, { status: 'failed', nextAttemptAt: null });
+      await store.recordAttempt(
+        db,
+        delivery,
+        { at: now, statusCode: null, latencyMs: 0, error: 'endpoint disabled or deleted' },
+        { status: 'failed', nextAttemptAt: null },
+      );
       return;
     }
     const body = eventPayload(event);
     const signature = secrets.map((s) => new Webhook(s).sign(event.id, now, body)).join(' ');
-    const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
-    const result = await postWebhook(delivery.url, body, headers, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateWebhookUrls });
+    const headers = {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    const result = await postWebhook(delivery.url, body, headers, {
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivate: config.allowPrivateWebhookUrls,
+    });
     const at = clock.now();
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const error = ok ? null : (result.error ?? (result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400 ? `HTTP ${result.statusCode}: redirects are not followed` : `HTTP ${result.statusCode}`));
+    const error = ok
+      ? null
+      : (result.error ??
+        (result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400
+          ? `HTTP ${result.statusCode}: redirects are not followed`
+          : `HTTP ${result.statusCode}`));
     if (!ok && result.statusCode === 410 && delivery.endpoint_id) {
       // 410 Gone: the merchant retired this endpoint; stop sending to it.
-      await db.updateTable('webhook_endpoints').set({ status: 'disabled', updated_at: at }).where('id', '=', delivery.endpoint_id).execute();
-      await store.recordAttempt(db, delivery, { at, statusCode: 410, latencyMs: result.latencyMs, error: 'HTTP 410: endpoint disabled' }, { status: 'failed', nextAttemptAt: null });
+      await db
+        .updateTable('webhook_endpoints')
+        .set({ status: 'disabled', updated_at: at })
+        .where('id', '=', delivery.endpoint_id)
+        .execute();
+      await store.recordAttempt(
+        db,
+        delivery,
+        { at, statusCode: 410, latencyMs: result.latencyMs, error: 'HTTP 410: endpoint disabled' },
+        { status: 'failed', nextAttemptAt: null },
+      );
       await store.failPendingDeliveries(db, delivery.endpoint_id, 'endpoint disabled after HTTP 410', at);
       return;
     }
@@ -74,7 +111,11 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
     const now = clock.now();
     const due = await store.claimDueDeliveries(db, now, new Date(now.getTime() + config.webhookTimeoutMs + LEASE_MARGIN_MS), BATCH);
     await Promise.all(
-      due.map((d) => deliver(d).catch((error: unknown) => log.error({ err: error, delivery_id: d.id }, 'webhook delivery failed; it will be retried after its lease'))),
+      due.map((d) =>
+        deliver(d).catch((error: unknown) =>
+          log.error({ err: error, delivery_id: d.id }, 'webhook delivery failed; it will be retried after its lease'),
+        ),
+      ),
     );
     return due.length;
   }

@@ -53,7 +53,13 @@ export async function runDoubleSpend(client: ApiClient, options: DoubleSpendOpti
   const created = await client.request('POST', '/v1/wallets', { currency: 'KES' });
   if (created.status !== 201) throw new Error(`wallet: ${created.status} ${JSON.stringify(created.body)}`);
   const walletId = created.body.id as string;
-  const topup = await client.request('POST', '/v1/topups', { reference: uniqueRef('ds-fund'), amount: fundText, currency: 'KES', wallet_id: walletId, source: cardMethod() });
+  const topup = await client.request('POST', '/v1/topups', {
+    reference: uniqueRef('ds-fund'),
+    amount: fundText,
+    currency: 'KES',
+    wallet_id: walletId,
+    source: cardMethod(),
+  });
   if (topup.status !== 201 || topup.body.status !== 'succeeded') throw new Error(`top-up: ${topup.status} ${JSON.stringify(topup.body)}`);
 
   // The sampler reads the balance in a loop for as long as the storm runs.
@@ -77,7 +83,12 @@ export async function runDoubleSpend(client: ApiClient, options: DoubleSpendOpti
   let responses;
   try {
     responses = await inParallel(attempts, concurrency, (i) =>
-      client.request('POST', '/v1/payments', { reference: `${runId}-${i}`, amount, currency: 'KES', payment_method: walletMethod(walletId) }),
+      client.request('POST', '/v1/payments', {
+        reference: `${runId}-${i}`,
+        amount,
+        currency: 'KES',
+        payment_method: walletMethod(walletId),
+      }),
     );
   } finally {
     running = false;

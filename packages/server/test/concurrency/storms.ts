@@ -47,7 +47,11 @@ export function createRequest(means: Means, fixtures: StormFixtures, reference: 
     case 'card top-up':
       return { path: '/v1/topups', kind: 'topup' as const, body: { ...base, wallet_id: fixtures.walletId, source: cardMethod() } };
     case 'mobile-money top-up':
-      return { path: '/v1/topups', kind: 'topup' as const, body: { ...base, wallet_id: fixtures.walletId, source: mobileMethod('+254712345000') } };
+      return {
+        path: '/v1/topups',
+        kind: 'topup' as const,
+        body: { ...base, wallet_id: fixtures.walletId, source: mobileMethod('+254712345000') },
+      };
   }
 }
 
@@ -71,7 +75,15 @@ export interface StormFigures {
 }
 
 /** What every storm checks after the last response: one charge, its provider calls, its postings, the ledger. */
-async function checkAftermath(means: Means, kind: 'payment' | 'topup', reference: string, id: string, checks: StormChecks, path: string, client: ApiClient) {
+async function checkAftermath(
+  means: Means,
+  kind: 'payment' | 'topup',
+  reference: string,
+  id: string,
+  checks: StormChecks,
+  path: string,
+  client: ApiClient,
+) {
   const db = checks.app.deps.db.db;
   const charges = await db
     .selectFrom('charges')
@@ -100,7 +112,9 @@ async function checkAftermath(means: Means, kind: 'payment' | 'topup', reference
   // No replay took the charge over to resume it (a second way to the provider). Only the worker
   // may look at a mobile-money charge again; a card or wallet charge is never picked up twice.
   if (!means.startsWith('mobile-money')) assert.equal(row.attempts, 0, `${means}: a replay resumed the charge`);
-  const postings = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM ledger_transactions WHERE source_id = ${id}`.execute(db)).rows[0]!.n);
+  const postings = Number(
+    (await sql<{ n: string }>`SELECT count(*) AS n FROM ledger_transactions WHERE source_id = ${id}`.execute(db)).rows[0]!.n,
+  );
   assert.equal(postings, row.status === 'succeeded' ? 1 : 0, `${means}: ledger postings of a ${row.status} charge`);
   await assertLedgerHealthy(checks.app);
   return { providerCalls, providerRows, charges: charges.length };
@@ -110,7 +124,13 @@ async function checkAftermath(means: Means, kind: 'payment' | 'topup', reference
  * The identical storm: `n` identical creates with one reference, all in flight at once.
  * Exactly one 201; n-1 × 200 with Idempotent-Replayed: true and the same id; one provider call.
  */
-export async function identicalStorm(client: ApiClient, means: Means, fixtures: StormFixtures, checks: StormChecks, n = 100): Promise<StormFigures> {
+export async function identicalStorm(
+  client: ApiClient,
+  means: Means,
+  fixtures: StormFixtures,
+  checks: StormChecks,
+  n = 100,
+): Promise<StormFigures> {
   const reference = uniqueRef(`identical-${means.replace(/\W+/g, '-')}`);
   const { path, kind, body } = createRequest(means, fixtures, reference);
   const started = Date.now();
@@ -118,7 +138,8 @@ export async function identicalStorm(client: ApiClient, means: Means, fixtures: 
   const ms = Date.now() - started;
 
   const statuses = tally(responses.map((r) => r.status));
-  const describe = () => `${means}: ${JSON.stringify(statuses)}; first odd: ${JSON.stringify(responses.find((r) => r.status !== 200 && r.status !== 201)?.body ?? null)}`;
+  const describe = () =>
+    `${means}: ${JSON.stringify(statuses)}; first odd: ${JSON.stringify(responses.find((r) => r.status !== 200 && r.status !== 201)?.body ?? null)}`;
   assert.deepEqual(statuses, { '200': n - 1, '201': 1 }, describe());
   const created = responses.find((r) => r.status === 201)!;
   const id = created.body.id as string;
@@ -155,7 +176,13 @@ export interface MixedFigures extends StormFigures {
  * and half, interleaved, all in flight at once. One 201; the winner's body replays (200), the
  * other body gets 409 reference_conflict with existing_id.
  */
-export async function mixedStorm(client: ApiClient, means: Means, fixtures: StormFixtures, checks: StormChecks, n = 100): Promise<MixedFigures> {
+export async function mixedStorm(
+  client: ApiClient,
+  means: Means,
+  fixtures: StormFixtures,
+  checks: StormChecks,
+  n = 100,
+): Promise<MixedFigures> {
   const reference = uniqueRef(`mixed-${means.replace(/\W+/g, '-')}`);
   const a = createRequest(means, fixtures, reference, '10.00');
   const b = createRequest(means, fixtures, reference, '11.00');

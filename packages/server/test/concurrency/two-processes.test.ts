@@ -35,7 +35,11 @@ function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Spawns `node --import tsx src/main.ts`; stopped by pid when the test ends. */
 function spawnServer(t: Pick<TestContext, 'after'>, env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: serverEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     if (output.length < 64 * 1024) output += chunk.toString('utf8');
@@ -75,7 +79,9 @@ async function waitReady(server: Server, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-test('two server processes on one PostgreSQL: the storms and the double spend, spread over both', { skip: databaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL)' }, async (t) => {
+test('two server processes on one PostgreSQL: the storms and the double spend, spread over both', {
+  skip: databaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL)',
+}, async (t) => {
   const started = Date.now();
   const ports = [await freePort(), await freePort()];
   const servers = ports.map((port) => spawnServer(t, { DATABASE_URL: databaseUrl!, PORT: String(port) }));
@@ -117,7 +123,9 @@ test('two server processes on one PostgreSQL: the storms and the double spend, s
   for (const s of servers) assert.equal(s.child.exitCode, null, `process ${s.pid} is still running:\n${s.output()}`);
 });
 
-test('embedded database: a second server on the same DATA_DIR refuses to start', { skip: databaseUrl ? 'runs on the embedded database only' : false }, async (t) => {
+test('embedded database: a second server on the same DATA_DIR refuses to start', {
+  skip: databaseUrl ? 'runs on the embedded database only' : false,
+}, async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'purse-two-processes-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   // Seeded from the migrated test template (test/run.sh builds it): a fresh PGlite initdb takes ~20 s.
@@ -139,5 +147,9 @@ test('embedded database: a second server on the same DATA_DIR refuses to start',
   const res = await fetch(`${first.baseUrl}/readyz`);
   assert.equal(res.status, 200);
   assert.equal(readFileSync(join(dataDir, 'purse.pid'), 'utf8').trim(), String(first.pid));
-  reportFigures(t, 'two processes (pglite data dir)', { firstPid: first.pid, secondExitCode: code, message: second.output().split('\n')[0] });
+  reportFigures(t, 'two processes (pglite data dir)', {
+    firstPid: first.pid,
+    secondExitCode: code,
+    message: second.output().split('\n')[0],
+  });
 });

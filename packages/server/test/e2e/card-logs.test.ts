@@ -19,11 +19,27 @@ test('logs at debug level hold no full card number and no CVC, even for refused 
   const cvc = '9713';
   const numbers = ['4242424242424242', '4000000000000002', '4000000000000119', '4242424242424241'];
   for (const number of numbers) {
-    await post(app, merchant, '/v1/payments', { reference: uniqueRef(), amount: '5', currency: 'KES', payment_method: cardMethod({ number, cvc }) });
+    await post(app, merchant, '/v1/payments', {
+      reference: uniqueRef(),
+      amount: '5',
+      currency: 'KES',
+      payment_method: cardMethod({ number, cvc }),
+    });
   }
   // Refused before any work, and a bad body with a card inside.
-  await post(app, merchant, '/v1/payments', { reference: uniqueRef(), amount: 'x', currency: 'KES', payment_method: cardMethod({ number: numbers[0]!, cvc }) });
-  await post(app, merchant, '/v1/payments', { reference: uniqueRef(), amount: '5', currency: 'KES', payment_method: cardMethod({ number: numbers[0]!, cvc }), extra: 1 });
+  await post(app, merchant, '/v1/payments', {
+    reference: uniqueRef(),
+    amount: 'x',
+    currency: 'KES',
+    payment_method: cardMethod({ number: numbers[0]!, cvc }),
+  });
+  await post(app, merchant, '/v1/payments', {
+    reference: uniqueRef(),
+    amount: '5',
+    currency: 'KES',
+    payment_method: cardMethod({ number: numbers[0]!, cvc }),
+    extra: 1,
+  });
   const output = lines.join('');
   assert.ok(lines.length >= 6, 'requests were logged');
   for (const number of numbers) assert.equal(output.includes(number), false, `a log line holds ${number}`);

@@ -11,16 +11,32 @@ test('wallet: top up by card, pay from it, see the ledger lines and the balance'
   assert.equal(wallet.headers.get('location'), `/v1/wallets/${wallet.body.id}`);
   assert.equal(wallet.body.balance, '0.00');
 
-  const topup = await api.post('/v1/topups', { reference: uniqueRef(), amount: '250.5', currency: 'KES', wallet_id: wallet.body.id, source: cardMethod() });
+  const topup = await api.post('/v1/topups', {
+    reference: uniqueRef(),
+    amount: '250.5',
+    currency: 'KES',
+    wallet_id: wallet.body.id,
+    source: cardMethod(),
+  });
   assert.equal(topup.status, 201);
   assert.equal(topup.body.status, 'succeeded');
   assert.equal(topup.body.amount, '250.50');
   assert.deepEqual(topup.body.source, { type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2035 } });
 
-  const pay = await api.post('/v1/payments', { reference: uniqueRef(), amount: '100', currency: 'KES', payment_method: walletMethod(wallet.body.id) });
+  const pay = await api.post('/v1/payments', {
+    reference: uniqueRef(),
+    amount: '100',
+    currency: 'KES',
+    payment_method: walletMethod(wallet.body.id),
+  });
   assert.equal(pay.status, 201);
   assert.equal(pay.body.status, 'succeeded');
-  const empty = await api.post('/v1/payments', { reference: uniqueRef(), amount: '150.51', currency: 'KES', payment_method: walletMethod(wallet.body.id) });
+  const empty = await api.post('/v1/payments', {
+    reference: uniqueRef(),
+    amount: '150.51',
+    currency: 'KES',
+    payment_method: walletMethod(wallet.body.id),
+  });
   assert.equal(empty.status, 201);
   assert.equal(empty.body.status, 'failed');
   assert.deepEqual(empty.body.failure.code, 'insufficient_funds');
@@ -52,7 +68,12 @@ test('card payments: every sandbox card gives its outcome synchronously', async 
     ['4111111111111111', 'succeeded', null],
   ];
   for (const [number, status, code] of table) {
-    const res = await api.post('/v1/payments', { reference: uniqueRef(), amount: '10.00', currency: 'USD', payment_method: cardMethod({ number }) });
+    const res = await api.post('/v1/payments', {
+      reference: uniqueRef(),
+      amount: '10.00',
+      currency: 'USD',
+      payment_method: cardMethod({ number }),
+    });
     assert.equal(res.status, 201, number);
     assert.equal(res.body.status, status, number);
     assert.equal(res.body.failure?.code ?? null, code, number);
@@ -78,7 +99,9 @@ test('mobile money: pending, then each sandbox number settles as §10 says', asy
     ['+254712345008', 'failed', 'limit_exceeded'],
   ];
   const created = await Promise.all(
-    table.map(([phone]) => api.post('/v1/payments', { reference: uniqueRef(), amount: '1500', currency: 'KES', payment_method: mobileMethod(phone) })),
+    table.map(([phone]) =>
+      api.post('/v1/payments', { reference: uniqueRef(), amount: '1500', currency: 'KES', payment_method: mobileMethod(phone) }),
+    ),
   );
   for (const res of created) {
     assert.equal(res.status, 201);
@@ -93,8 +116,16 @@ test('mobile money: pending, then each sandbox number settles as §10 says', asy
     assert.equal(settled.failure?.code ?? null, code, phone);
     assert.equal(settled.payment_method.mobile_money.phone_number, phone);
   }
-  const events = await app.deps.db.db.selectFrom('events').select(['type', 'object_id']).where('object_id', '=', created[0]!.body.id).orderBy('id').execute();
-  assert.deepEqual(events.map((e) => e.type), ['payment.created', 'payment.succeeded']);
+  const events = await app.deps.db.db
+    .selectFrom('events')
+    .select(['type', 'object_id'])
+    .where('object_id', '=', created[0]!.body.id)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['payment.created', 'payment.succeeded'],
+  );
   await assertLedgerHealthy(app);
 });
 
@@ -102,7 +133,12 @@ test('mobile money: expired (003) and stuck (005) fail as expired at expires_at,
   const { app, base } = await startHttpApp(t, { env: { PURSE_MOBILE_MONEY_EXPIRY_S: '1' } });
   const { api } = await merchantClient(app, base);
   for (const phone of ['+254712345003', '+254712345005']) {
-    const res = await api.post('/v1/payments', { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: mobileMethod(phone) });
+    const res = await api.post('/v1/payments', {
+      reference: uniqueRef(),
+      amount: '10',
+      currency: 'KES',
+      payment_method: mobileMethod(phone),
+    });
     assert.equal(res.body.status, 'pending');
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await api.get(`/v1/payments/${res.body.id}`)).body.status, 'pending', `${phone} is still pending before expires_at`);
@@ -124,8 +160,20 @@ test('top-up by mobile money credits the wallet only when it succeeds', async (t
   const { app, base } = await startHttpApp(t);
   const { api } = await merchantClient(app, base);
   const wallet = (await api.post('/v1/wallets', { currency: 'UGX' })).body;
-  const ok = await api.post('/v1/topups', { reference: uniqueRef(), amount: '5000', currency: 'UGX', wallet_id: wallet.id, source: mobileMethod('+256772000000') });
-  const ko = await api.post('/v1/topups', { reference: uniqueRef(), amount: '7000', currency: 'UGX', wallet_id: wallet.id, source: mobileMethod('+256772000002') });
+  const ok = await api.post('/v1/topups', {
+    reference: uniqueRef(),
+    amount: '5000',
+    currency: 'UGX',
+    wallet_id: wallet.id,
+    source: mobileMethod('+256772000000'),
+  });
+  const ko = await api.post('/v1/topups', {
+    reference: uniqueRef(),
+    amount: '7000',
+    currency: 'UGX',
+    wallet_id: wallet.id,
+    source: mobileMethod('+256772000002'),
+  });
   assert.equal(ok.body.status, 'pending');
   assert.equal((await api.settled(`/v1/topups/${ok.body.id}`)).status, 'succeeded');
   assert.equal((await api.settled(`/v1/topups/${ko.body.id}`)).failure.code, 'payer_declined');
@@ -139,13 +187,29 @@ test('frozen wallets refuse payments and top-ups; unfreeze restores them', async
   const wallet = (await api.post('/v1/wallets', { currency: 'KES' })).body;
   await api.post('/v1/topups', { reference: uniqueRef(), amount: '50', currency: 'KES', wallet_id: wallet.id, source: cardMethod() });
   assert.equal((await api.post(`/v1/wallets/${wallet.id}/freeze`)).body.status, 'inactive');
-  const pay = await api.post('/v1/payments', { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: walletMethod(wallet.id) });
+  const pay = await api.post('/v1/payments', {
+    reference: uniqueRef(),
+    amount: '10',
+    currency: 'KES',
+    payment_method: walletMethod(wallet.id),
+  });
   assert.equal(pay.body.failure.code, 'wallet_inactive');
-  const top = await api.post('/v1/topups', { reference: uniqueRef(), amount: '10', currency: 'KES', wallet_id: wallet.id, source: cardMethod() });
+  const top = await api.post('/v1/topups', {
+    reference: uniqueRef(),
+    amount: '10',
+    currency: 'KES',
+    wallet_id: wallet.id,
+    source: cardMethod(),
+  });
   assert.equal(top.body.failure.code, 'wallet_inactive');
   assert.equal((await api.get(`/v1/wallets/${wallet.id}`)).body.balance, '50.00');
   assert.equal((await api.post(`/v1/wallets/${wallet.id}/unfreeze`)).body.status, 'active');
-  const again = await api.post('/v1/payments', { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: walletMethod(wallet.id) });
+  const again = await api.post('/v1/payments', {
+    reference: uniqueRef(),
+    amount: '10',
+    currency: 'KES',
+    payment_method: walletMethod(wallet.id),
+  });
   assert.equal(again.body.status, 'succeeded');
   await assertLedgerHealthy(app);
 });
@@ -153,7 +217,9 @@ test('frozen wallets refuse payments and top-ups; unfreeze restores them', async
 test('sandbox helpers force pending objects, only pending ones, only for sandbox merchants', async (t) => {
   const { app, base } = await startHttpApp(t, { env: { PURSE_MOBILE_MONEY_EXPIRY_S: '600' } });
   const { api } = await merchantClient(app, base);
-  const stuck = (await api.post('/v1/payments', { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: mobileMethod('+254712345005') })).body;
+  const stuck = (
+    await api.post('/v1/payments', { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: mobileMethod('+254712345005') })
+  ).body;
   const forced = await api.post(`/v1/sandbox/payments/${stuck.id}/succeed`);
   assert.equal(forced.status, 200);
   assert.equal(forced.body.status, 'succeeded');
@@ -162,7 +228,15 @@ test('sandbox helpers force pending objects, only pending ones, only for sandbox
   assert.equal(again.body.error.code, 'invalid_state');
 
   const wallet = (await api.post('/v1/wallets', { currency: 'KES' })).body;
-  const top = (await api.post('/v1/topups', { reference: uniqueRef(), amount: '10', currency: 'KES', wallet_id: wallet.id, source: mobileMethod('+254712345005') })).body;
+  const top = (
+    await api.post('/v1/topups', {
+      reference: uniqueRef(),
+      amount: '10',
+      currency: 'KES',
+      wallet_id: wallet.id,
+      source: mobileMethod('+254712345005'),
+    })
+  ).body;
   const failed = await api.post(`/v1/sandbox/topups/${top.id}/fail`, { failure_code: 'limit_exceeded' });
   assert.equal(failed.body.failure.code, 'limit_exceeded');
   assert.equal((await api.get(`/v1/wallets/${wallet.id}`)).body.balance, '0.00');
@@ -172,7 +246,10 @@ test('sandbox helpers force pending objects, only pending ones, only for sandbox
   assert.ok(live.ok);
   const token = await app.deps.services.oauth.issueToken(live.value.client_id, live.value.client_secret);
   assert.ok(token.ok);
-  const res = await fetch(`${base}/v1/sandbox/payments/${stuck.id}/succeed`, { method: 'POST', headers: { authorization: `Bearer ${token.value.access_token}` } });
+  const res = await fetch(`${base}/v1/sandbox/payments/${stuck.id}/succeed`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token.value.access_token}` },
+  });
   assert.equal(res.status, 404);
   await assertLedgerHealthy(app);
 });
@@ -220,7 +297,12 @@ test('a mobile-money payment whose provider call died is resumed by the worker',
   t.after(() => {
     sandbox.initiate = original;
   });
-  const res = await api.post('/v1/payments', { reference: uniqueRef(), amount: '5', currency: 'KES', payment_method: mobileMethod('+254712345000') });
+  const res = await api.post('/v1/payments', {
+    reference: uniqueRef(),
+    amount: '5',
+    currency: 'KES',
+    payment_method: mobileMethod('+254712345000'),
+  });
   assert.equal(res.body.status, 'pending');
   const settled = await api.settled(`/v1/payments/${res.body.id}`, 8_000);
   assert.equal(settled.status, 'succeeded');

@@ -5,7 +5,18 @@
 // pending, the ledger balanced, every event of the database delivered to the receiver.
 import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
 import { type SpawnedServer, freePort, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
-import { ADMIN_DATABASE_URL, Cleanups, LoadStats, durabilityEnv, errorLogLines, openDb, runLoad, tallyLines, setUpFixture, verifyAfterRecovery } from './durability.ts';
+import {
+  ADMIN_DATABASE_URL,
+  Cleanups,
+  LoadStats,
+  durabilityEnv,
+  errorLogLines,
+  openDb,
+  runLoad,
+  tallyLines,
+  setUpFixture,
+  verifyAfterRecovery,
+} from './durability.ts';
 import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
 const PROFILES = {
@@ -82,7 +93,14 @@ export const crash: Scenario = {
       }
       const loadSeconds = (Date.now() - loadStarted) / 1000;
 
-      const v = await verifyAfterRecovery({ db, base, fixture, stats, settleTimeoutMs: SETTLE_TIMEOUT_MS, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS });
+      const v = await verifyAfterRecovery({
+        db,
+        base,
+        fixture,
+        stats,
+        settleTimeoutMs: SETTLE_TIMEOUT_MS,
+        deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
+      });
       if (!server.running()) problems.push(`the last server exited:\n${server.output().slice(-2000)}`);
       errorLines.push(...errorLogLines(server.output()));
       figures.requests = stats.requests;

@@ -7,7 +7,18 @@
 // synchronous_commit off and must see acknowledged writes lost.
 import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
 import { type SpawnedServer, freePort, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
-import { type Attempt, Cleanups, LoadStats, durabilityEnv, errorLogLines, openDb, runLoad, tallyLines, setUpFixture, verifyAfterRecovery } from './durability.ts';
+import {
+  type Attempt,
+  Cleanups,
+  LoadStats,
+  durabilityEnv,
+  errorLogLines,
+  openDb,
+  runLoad,
+  tallyLines,
+  setUpFixture,
+  verifyAfterRecovery,
+} from './durability.ts';
 import { type PgCluster, createDatabase, createPgCluster } from './pg-cluster.ts';
 
 export interface OutagePlan {
@@ -79,7 +90,10 @@ async function outage(cluster: PgCluster, server: SpawnedServer, plan: OutagePla
   const deadline = Date.now() + 60_000;
   for (;;) {
     if ((await readyzStatus(server.base)) === 200) break;
-    if (!server.running() || Date.now() > deadline) throw new Error(`the server did not recover after the database came back (running: ${server.running()})\n${server.output().slice(-3000)}`);
+    if (!server.running() || Date.now() > deadline)
+      throw new Error(
+        `the server did not recover after the database came back (running: ${server.running()})\n${server.output().slice(-3000)}`,
+      );
     await sleep(100);
   }
   return { stopAt, startedAt, readyAt: Date.now() };
@@ -120,7 +134,7 @@ export function outageScenario(o: OutageOptions): Scenario {
           clients: plan.clients,
           runId: `${o.name}-${Date.now().toString(36)}`,
           stop: () => stopping,
-        abort: () => aborted,
+          abort: () => aborted,
           hardDeadline: Date.now() + 600_000,
           stats,
         });
@@ -150,13 +164,24 @@ export function outageScenario(o: OutageOptions): Scenario {
         if (!server.running()) outageRules.push(`the server exited during the run:\n${server.output().slice(-2000)}`);
         if (answers503 === 0) outageRules.push('no 503 answered during the outage');
         if (maxLatency > HANG_MS) outageRules.push(`a request took ${maxLatency} ms during the outage (limit ${HANG_MS})`);
-        if (noAnswer > 0) outageRules.push(`${noAnswer} requests got no HTTP answer during the outage (connection error or client timeout)`);
+        if (noAnswer > 0)
+          outageRules.push(`${noAnswer} requests got no HTTP answer during the outage (connection error or client timeout)`);
         const other = inOutage.filter((a) => a.status !== null && a.status !== 503 && (a.status < 200 || a.status >= 300));
-        if (other.length > 0) outageRules.push(`${other.length} answers during the outage other than 503 or 2xx: ${JSON.stringify([...new Set(other.map((a) => a.status))])}`);
+        if (other.length > 0)
+          outageRules.push(
+            `${other.length} answers during the outage other than 503 or 2xx: ${JSON.stringify([...new Set(other.map((a) => a.status))])}`,
+          );
         const probeOther = Object.entries(readyzProbes).filter(([s]) => s !== '503');
         if (probeOther.length > 0) outageRules.push(`readyz answered other than 503 during the outage: ${JSON.stringify(readyzProbes)}`);
 
-        const v = await verifyAfterRecovery({ db, base: server.base, fixture, stats, settleTimeoutMs: o.settleTimeoutMs, deliveryTimeoutMs: o.deliveryTimeoutMs });
+        const v = await verifyAfterRecovery({
+          db,
+          base: server.base,
+          fixture,
+          stats,
+          settleTimeoutMs: o.settleTimeoutMs,
+          deliveryTimeoutMs: o.deliveryTimeoutMs,
+        });
         const errorLines = errorLogLines(server.output());
         figures.requests = stats.requests;
         figures.acknowledged = stats.acks.length;
@@ -192,14 +217,18 @@ export function outageScenario(o: OutageOptions): Scenario {
             figures,
             details,
             problems,
-            negativeControl: { expected: 'acknowledged writes lost with synchronous_commit=off', observed: `lost=${v.lost}`, failedAsExpected: v.lost > 0 },
+            negativeControl: {
+              expected: 'acknowledged writes lost with synchronous_commit=off',
+              observed: `lost=${v.lost}`,
+              failedAsExpected: v.lost > 0,
+            },
           };
         } else {
           problems.push(...outageRules, ...v.problems);
         }
       } catch (error) {
         problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
-      details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+        details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
       } finally {
         problems.push(...(await cleanups.run()));
       }
@@ -209,7 +238,15 @@ export function outageScenario(o: OutageOptions): Scenario {
         figures,
         details,
         problems,
-        ...(o.negativeControl ? { negativeControl: { expected: 'acknowledged writes lost with synchronous_commit=off', observed: 'the scenario did not complete', failedAsExpected: false } } : {}),
+        ...(o.negativeControl
+          ? {
+              negativeControl: {
+                expected: 'acknowledged writes lost with synchronous_commit=off',
+                observed: 'the scenario did not complete',
+                failedAsExpected: false,
+              },
+            }
+          : {}),
       };
     },
   };

@@ -7,7 +7,17 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { type DbHandle, createPostgresDb } from '../../src/db/db.ts';
 import { type LedgerReport, verifyLedger } from '../../src/ledger/verify.ts';
-import { type CleanupScope, SERVER_DIR, type SpawnedServer, parallel, serverEnv, sleep, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
+import {
+  type CleanupScope,
+  SERVER_DIR,
+  type SpawnedServer,
+  parallel,
+  serverEnv,
+  sleep,
+  spawnServer,
+  tokenFor,
+  waitReady,
+} from '../helpers/processes.ts';
 import { type Receiver, startReceiver } from '../webhooks/receiver.ts';
 
 /** The fixed key of every process of a scenario (tokens and card fingerprints must agree across restarts). */
@@ -77,8 +87,18 @@ export interface Fixture {
   receiver: Receiver;
 }
 
-async function api(base: string, auth: { authorization: string }, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(base + path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+async function api(
+  base: string,
+  auth: { authorization: string },
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -88,7 +108,12 @@ async function api(base: string, auth: { authorization: string }, path: string, 
  * receiver on 127.0.0.1 that answers 200.
  */
 export async function setUpFixture(scope: CleanupScope, base: string, databaseUrl: string, walletCount: number): Promise<Fixture> {
-  const out = await run(process.execPath, ['bin/purse.mjs', 'merchant', 'create', '--name', 'faults', '--json'], serverEnv({ DATABASE_URL: databaseUrl, PURSE_SECRET_KEY: FAULT_SECRET_KEY }), 60_000);
+  const out = await run(
+    process.execPath,
+    ['bin/purse.mjs', 'merchant', 'create', '--name', 'faults', '--json'],
+    serverEnv({ DATABASE_URL: databaseUrl, PURSE_SECRET_KEY: FAULT_SECRET_KEY }),
+    60_000,
+  );
   const merchant = JSON.parse(out.trim().split('\n').at(-1)!) as { merchant_id: string; client_id: string; client_secret: string };
   const auth = await tokenFor(base, merchant.client_id, merchant.client_secret);
   const receiver = await startReceiver();
@@ -100,8 +125,15 @@ export async function setUpFixture(scope: CleanupScope, base: string, databaseUr
     const wallet = await api(base, auth, '/v1/wallets', { currency: 'KES' });
     if (wallet.status !== 201) throw new Error(`wallet: ${wallet.status} ${JSON.stringify(wallet.body)}`);
     const id = wallet.body.id as string;
-    const fund = await api(base, auth, '/v1/topups', { reference: `fund-${id}`, amount: '100000.00', currency: 'KES', wallet_id: id, source: { type: 'card', card: CARD_OK } });
-    if (fund.status !== 201 || fund.body.status !== 'succeeded') throw new Error(`funding top-up: ${fund.status} ${JSON.stringify(fund.body)}`);
+    const fund = await api(base, auth, '/v1/topups', {
+      reference: `fund-${id}`,
+      amount: '100000.00',
+      currency: 'KES',
+      wallet_id: id,
+      source: { type: 'card', card: CARD_OK },
+    });
+    if (fund.status !== 201 || fund.body.status !== 'succeeded')
+      throw new Error(`funding top-up: ${fund.status} ${JSON.stringify(fund.body)}`);
     wallets.push(id);
   }
   return { merchantId: merchant.merchant_id, auth, wallets, endpointSecret: endpoint.body.secret as string, receiver };
@@ -121,8 +153,18 @@ export interface Operation {
 export function operationFor(runId: string, client: number, seq: number, wallets: string[]): Operation {
   const ref = `${runId}-c${client}-${seq}`;
   const wallet = wallets[(client + seq) % wallets.length]!;
-  const pay = (amount: string, method: unknown): Operation => ({ ref, kind: 'payment', path: '/v1/payments', body: { reference: ref, amount, currency: 'KES', payment_method: method } });
-  const topup = (amount: string, source: unknown): Operation => ({ ref, kind: 'topup', path: '/v1/topups', body: { reference: ref, amount, currency: 'KES', wallet_id: wallet, source } });
+  const pay = (amount: string, method: unknown): Operation => ({
+    ref,
+    kind: 'payment',
+    path: '/v1/payments',
+    body: { reference: ref, amount, currency: 'KES', payment_method: method },
+  });
+  const topup = (amount: string, source: unknown): Operation => ({
+    ref,
+    kind: 'topup',
+    path: '/v1/topups',
+    body: { reference: ref, amount, currency: 'KES', wallet_id: wallet, source },
+  });
   switch (seq % 8) {
     case 0:
     case 4:
@@ -236,7 +278,8 @@ export async function runLoad(o: LoadOptions): Promise<void> {
           }
           const end = Date.now();
           o.stats.attempts.push({ start, end, status, timedOut });
-          o.stats.byStatus[String(status ?? (timedOut ? 'timeout' : 'conn'))] = (o.stats.byStatus[String(status ?? (timedOut ? 'timeout' : 'conn'))] ?? 0) + 1;
+          o.stats.byStatus[String(status ?? (timedOut ? 'timeout' : 'conn'))] =
+            (o.stats.byStatus[String(status ?? (timedOut ? 'timeout' : 'conn'))] ?? 0) + 1;
           if (status === null) {
             if (timedOut) o.stats.timeouts++;
             else o.stats.connectionErrors++;
@@ -246,7 +289,8 @@ export async function runLoad(o: LoadOptions): Promise<void> {
           if (status >= 200 && status < 300) {
             if (typeof body?.id !== 'string' || typeof body.status !== 'string') {
               o.stats.unexpectedCount++;
-              if (o.stats.unexpected.length < 20) o.stats.unexpected.push(`${status} without an object for ${op.ref}: ${JSON.stringify(body).slice(0, 200)}`);
+              if (o.stats.unexpected.length < 20)
+                o.stats.unexpected.push(`${status} without an object for ${op.ref}: ${JSON.stringify(body).slice(0, 200)}`);
               break;
             }
             o.stats.acks.push({ op, id: body.id, status, objectStatus: body.status, at: end });
@@ -278,7 +322,10 @@ export function openDb(databaseUrl: string): DbHandle {
 }
 
 async function pendingCharges(db: DbHandle, merchantId: string): Promise<{ id: string; method_type: string }[]> {
-  const r = await sql<{ id: string; method_type: string }>`SELECT id, method_type FROM charges WHERE merchant_id = ${merchantId} AND status = 'pending'`.execute(db.db);
+  const r = await sql<{
+    id: string;
+    method_type: string;
+  }>`SELECT id, method_type FROM charges WHERE merchant_id = ${merchantId} AND status = 'pending'`.execute(db.db);
   return r.rows;
 }
 
@@ -298,7 +345,12 @@ export interface SettleResult {
  * worker, which keeps no card number, fails it processing_error after 120 s). Mobile money and
  * top-ups are left to the worker. A retry's 2xx must name the acknowledged id.
  */
-export async function waitSettled(db: DbHandle, merchantId: string, timeoutMs: number, client?: { base: string; auth: { authorization: string }; acks: Ack[] }): Promise<SettleResult> {
+export async function waitSettled(
+  db: DbHandle,
+  merchantId: string,
+  timeoutMs: number,
+  client?: { base: string; auth: { authorization: string }; acks: Ack[] },
+): Promise<SettleResult> {
   const started = Date.now();
   const byId = new Map((client?.acks ?? []).map((a) => [a.id, a]));
   let cardRetries = 0;
@@ -306,10 +358,14 @@ export async function waitSettled(db: DbHandle, merchantId: string, timeoutMs: n
   let lastRetry = 0;
   for (;;) {
     const pending = await pendingCharges(db, merchantId);
-    if (pending.length === 0 || Date.now() - started > timeoutMs) return { pending: pending.length, ms: Date.now() - started, cardRetries, cardRetryOtherId };
+    if (pending.length === 0 || Date.now() - started > timeoutMs)
+      return { pending: pending.length, ms: Date.now() - started, cardRetries, cardRetryOtherId };
     if (client && Date.now() - lastRetry >= 2_000) {
       lastRetry = Date.now();
-      const cards = pending.filter((c) => c.method_type === 'card').map((c) => byId.get(c.id)).filter((a): a is Ack => a !== undefined);
+      const cards = pending
+        .filter((c) => c.method_type === 'card')
+        .map((c) => byId.get(c.id))
+        .filter((a): a is Ack => a !== undefined);
       await parallel(cards, 8, async (a) => {
         cardRetries++;
         try {
@@ -337,7 +393,12 @@ async function undeliveredEvents(db: DbHandle, merchantId: string, receiver: Rec
   return { missing: rows.rows.map((r) => r.id).filter((id) => !delivered.has(id)), total: rows.rows.length };
 }
 
-export async function waitEventsDelivered(db: DbHandle, merchantId: string, receiver: Receiver, timeoutMs: number): Promise<{ missing: string[]; total: number; ms: number }> {
+export async function waitEventsDelivered(
+  db: DbHandle,
+  merchantId: string,
+  receiver: Receiver,
+  timeoutMs: number,
+): Promise<{ missing: string[]; total: number; ms: number }> {
   const started = Date.now();
   for (;;) {
     const state = await undeliveredEvents(db, merchantId, receiver);
@@ -368,7 +429,10 @@ const FINAL = new Set(['succeeded', 'failed']);
  * Every acknowledged object must exist with the acknowledged reference and kind, and an
  * acknowledged final state must still be that state: anything else is acknowledged-then-lost.
  */
-export async function checkAcknowledged(db: DbHandle, acks: Ack[]): Promise<{ lost: number; missingRows: number; stateChanged: number; samples: string[] }> {
+export async function checkAcknowledged(
+  db: DbHandle,
+  acks: Ack[],
+): Promise<{ lost: number; missingRows: number; stateChanged: number; samples: string[] }> {
   const ids = acks.map((a) => a.id);
   const rows = new Map<string, { reference: string; kind: string; status: string }>();
   for (let i = 0; i < ids.length; i += 1000) {
@@ -406,7 +470,11 @@ export async function duplicateReferences(db: DbHandle, merchantId: string): Pro
  * Sends every acknowledged request once more, after recovery: each must be a 200 replay of the
  * acknowledged id (Idempotent-Replayed: true). Another id is a second object for one reference.
  */
-export async function replayAcknowledged(base: string, auth: { authorization: string }, acks: Ack[]): Promise<{ replayed: number; otherId: number; notReplay: number; failures: number; samples: string[] }> {
+export async function replayAcknowledged(
+  base: string,
+  auth: { authorization: string },
+  acks: Ack[],
+): Promise<{ replayed: number; otherId: number; notReplay: number; failures: number; samples: string[] }> {
   let otherId = 0;
   let notReplay = 0;
   let failures = 0;
@@ -454,7 +522,8 @@ export async function replayAcknowledged(base: string, auth: { authorization: st
 export async function ledgerImbalance(db: DbHandle): Promise<{ count: number; report: LedgerReport }> {
   const report = await verifyLedger(db.db);
   return {
-    count: report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length,
+    count:
+      report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length,
     report,
   };
 }
@@ -505,7 +574,11 @@ export async function verifyAfterRecovery(o: {
   deliveryTimeoutMs: number;
 }): Promise<Verification> {
   const problems: string[] = [];
-  const settled = await waitSettled(o.db, o.fixture.merchantId, o.settleTimeoutMs, { base: o.base, auth: o.fixture.auth, acks: o.stats.acks });
+  const settled = await waitSettled(o.db, o.fixture.merchantId, o.settleTimeoutMs, {
+    base: o.base,
+    auth: o.fixture.auth,
+    acks: o.stats.acks,
+  });
   const events = await waitEventsDelivered(o.db, o.fixture.merchantId, o.fixture.receiver, o.deliveryTimeoutMs);
   const acknowledged = await checkAcknowledged(o.db, o.stats.acks);
   const dbDuplicates = await duplicateReferences(o.db, o.fixture.merchantId);
@@ -523,9 +596,11 @@ export async function verifyAfterRecovery(o: {
     WHERE merchant_id = ${o.fixture.merchantId} AND method_type = 'card' AND failure_code = 'processing_error'`.execute(o.db.db);
   const bad = badSignatures(o.fixture.receiver, o.fixture.endpointSecret);
   if (bad > 0) problems.push(`${bad} webhook requests whose signature does not verify`);
-  if (replay.notReplay > 0 || replay.failures > 0) problems.push(`replay after recovery: ${replay.notReplay} not a 200 replay, ${replay.failures} errors (${replay.samples.join('; ')})`);
+  if (replay.notReplay > 0 || replay.failures > 0)
+    problems.push(`replay after recovery: ${replay.notReplay} not a 200 replay, ${replay.failures} errors (${replay.samples.join('; ')})`);
   if (o.stats.missingRetryAfter > 0) problems.push(`${o.stats.missingRetryAfter} answers 503 without Retry-After`);
-  if (o.stats.unexpectedCount > 0) problems.push(`${o.stats.unexpectedCount} unexpected answers (${o.stats.unexpected.slice(0, 3).join('; ')})`);
+  if (o.stats.unexpectedCount > 0)
+    problems.push(`${o.stats.unexpectedCount} unexpected answers (${o.stats.unexpected.slice(0, 3).join('; ')})`);
   if (o.stats.gaveUp > 0) problems.push(`${o.stats.gaveUp} references never acknowledged before the clients' deadline`);
   if (o.stats.acks.length === 0) problems.push('no request was acknowledged: the load never ran');
   const eventsDelivered = o.fixture.receiver.received.filter((r) => r.ok).length;

@@ -68,7 +68,13 @@ export const newSecretKey = (): string => randomBytes(36).toString('base64url');
  * are created here as the operator command would. Closed by the cleanup.
  */
 export async function operatorDeps(databaseUrl: string, secretKey: string, cleanup: Cleanup): Promise<Deps> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, PURSE_SECRET_KEY: secretKey, LOG_LEVEL: 'silent', PURSE_WORKER: 'false', PURSE_DB_POOL_SIZE: '4' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PURSE_SECRET_KEY: secretKey,
+    LOG_LEVEL: 'silent',
+    PURSE_WORKER: 'false',
+    PURSE_DB_POOL_SIZE: '4',
+  });
   const deps = await buildDeps(config, { logger: pino({ level: 'silent' }) });
   cleanup.add(() => deps.close());
   return deps;
@@ -92,7 +98,9 @@ export async function createMerchant(deps: Deps, name: string): Promise<Merchant
 
 export async function ledgerImbalance(deps: Deps): Promise<{ count: number; report: unknown }> {
   const report = await verifyLedger(deps.db.db);
-  const count = isHealthy(report) ? 0 : report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length;
+  const count = isHealthy(report)
+    ? 0
+    : report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length;
   return { count, report };
 }
 
@@ -112,7 +120,11 @@ export interface Server {
  * returns. stdout and stderr go to `logFile` when given (appended), else into memory. The
  * cleanup stops it by its pid: SIGTERM, SIGKILL after 10 s.
  */
-export async function startServer(cleanup: Cleanup, env: Record<string, string>, options: { logFile?: string; port?: number } = {}): Promise<Server> {
+export async function startServer(
+  cleanup: Cleanup,
+  env: Record<string, string>,
+  options: { logFile?: string; port?: number } = {},
+): Promise<Server> {
   const port = options.port ?? (await freePort());
   const fd = options.logFile ? openSync(options.logFile, 'a') : null;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -262,7 +274,14 @@ export function rawExchange(
       ended = ended || how;
       const response = withoutInterim(Buffer.concat(chunks).toString('latin1'));
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(response);
-      resolve({ status: match ? Number(match[1]) : null, response, ended, firstByteMs, endMs: Date.now() - started, bytesWritten: socket.bytesWritten });
+      resolve({
+        status: match ? Number(match[1]) : null,
+        response,
+        ended,
+        firstByteMs,
+        endMs: Date.now() - started,
+        bytesWritten: socket.bytesWritten,
+      });
       socket.destroy();
     };
     const timer = setTimeout(() => finish('timeout'), deadlineMs);
@@ -274,7 +293,13 @@ export function rawExchange(
     socket.on('end', () => finish('end'));
     socket.on('close', () => finish('end'));
     socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 'reset' : error.code === 'ECONNREFUSED' ? 'refused' : `error: ${error.code ?? error.message}`),
+      finish(
+        error.code === 'ECONNRESET' || error.code === 'EPIPE'
+          ? 'reset'
+          : error.code === 'ECONNREFUSED'
+            ? 'refused'
+            : `error: ${error.code ?? error.message}`,
+      ),
     );
     socket.on('connect', () => {
       void Promise.resolve(script(socket, state)).catch(() => undefined);
@@ -299,7 +324,13 @@ export function percentile(values: number[], p: number): number {
 export const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export function summary(values: number[]): { n: number; min: number; p50: number; p99: number; max: number } {
-  return { n: values.length, min: round(Math.min(...values, Infinity) === Infinity ? 0 : Math.min(...values)), p50: round(percentile(values, 50)), p99: round(percentile(values, 99)), max: round(values.length ? Math.max(...values) : 0) };
+  return {
+    n: values.length,
+    min: round(Math.min(...values, Infinity) === Infinity ? 0 : Math.min(...values)),
+    p50: round(percentile(values, 50)),
+    p99: round(percentile(values, 99)),
+    max: round(values.length ? Math.max(...values) : 0),
+  };
 }
 
 /** A card body of the sandbox, with a fresh reference. */

@@ -19,10 +19,32 @@ export interface Figures {
   unexpected5xx: number;
 }
 
-export const MUST_BE_ZERO: (keyof Figures)[] = ['lost', 'duplicates', 'unresolved', 'ledgerImbalance', 'eventsMissing', 'leaks', 'forgedTokensAccepted', 'unexpected5xx'];
+export const MUST_BE_ZERO: (keyof Figures)[] = [
+  'lost',
+  'duplicates',
+  'unresolved',
+  'ledgerImbalance',
+  'eventsMissing',
+  'leaks',
+  'forgedTokensAccepted',
+  'unexpected5xx',
+];
 
 export function emptyFigures(): Figures {
-  return { kills: 0, requests: 0, acknowledged: 0, lost: 0, duplicates: 0, unresolved: 0, ledgerImbalance: 0, eventsMissing: 0, probes: 0, leaks: 0, forgedTokensAccepted: 0, unexpected5xx: 0 };
+  return {
+    kills: 0,
+    requests: 0,
+    acknowledged: 0,
+    lost: 0,
+    duplicates: 0,
+    unresolved: 0,
+    ledgerImbalance: 0,
+    eventsMissing: 0,
+    probes: 0,
+    leaks: 0,
+    forgedTokensAccepted: 0,
+    unexpected5xx: 0,
+  };
 }
 
 export type Profile = 'short' | 'full';

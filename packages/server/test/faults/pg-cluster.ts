@@ -141,7 +141,12 @@ export async function createPgCluster(settings: Record<string, string> = {}): Pr
       max_connections: '100',
       ...settings,
     };
-    appendFileSync(join(dataDir, 'postgresql.conf'), `\n# purse fault suite\n${Object.entries(all).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`);
+    appendFileSync(
+      join(dataDir, 'postgresql.conf'),
+      `\n# purse fault suite\n${Object.entries(all)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join('\n')}\n`,
+    );
     await cluster.start();
     return cluster;
   } catch (error) {

@@ -69,7 +69,12 @@ export class Http {
   readonly statuses: Record<string, number> = {};
   constructor(private readonly base: string) {}
 
-  async send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  async send(
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: any }> {
     this.requests++;
     const res = await fetch(this.base + path, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await res.text();
@@ -90,7 +95,9 @@ export class Provider {
 
   async books(idempotencyKey: string): Promise<Books[]> {
     const result = await sql<Books>`
-      SELECT provider_reference, outcome, failure_code, complete_at FROM sandbox_provider_charges WHERE idempotency_key = ${idempotencyKey}`.execute(this.setup.db.db);
+      SELECT provider_reference, outcome, failure_code, complete_at FROM sandbox_provider_charges WHERE idempotency_key = ${idempotencyKey}`.execute(
+      this.setup.db.db,
+    );
     return result.rows;
   }
 
@@ -110,7 +117,10 @@ export class Provider {
 
   async callback(body: SandboxCallbackBody): Promise<number> {
     const rawBody = JSON.stringify(body);
-    const res = await this.http.send('POST', '/provider-callbacks/sandbox', rawBody, { 'content-type': 'application/json', 'sandbox-signature': this.sign(rawBody) });
+    const res = await this.http.send('POST', '/provider-callbacks/sandbox', rawBody, {
+      'content-type': 'application/json',
+      'sandbox-signature': this.sign(rawBody),
+    });
     return res.status;
   }
 
@@ -128,7 +138,8 @@ export class Provider {
       [rawBody, { ...json, 'sandbox-signature': this.sign(rawBody).slice(0, -1) }],
     ];
     const statuses: number[] = [];
-    for (const [raw, headers] of attempts) statuses.push((await this.http.send('POST', '/provider-callbacks/sandbox', raw, headers)).status);
+    for (const [raw, headers] of attempts)
+      statuses.push((await this.http.send('POST', '/provider-callbacks/sandbox', raw, headers)).status);
     return statuses;
   }
 }

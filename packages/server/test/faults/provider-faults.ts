@@ -9,7 +9,18 @@ import type { SandboxCallbackBody } from '../../src/connectors/sandbox/callbacks
 import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import { eventually, parallel } from '../helpers/processes.ts';
 import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
-import { type ChargeState, Cleanups, Http, Provider, type Setup, chargeStates, mobilePayment, percentile, setUp, waitFinal } from './provider-faults-support.ts';
+import {
+  type ChargeState,
+  Cleanups,
+  Http,
+  Provider,
+  type Setup,
+  chargeStates,
+  mobilePayment,
+  percentile,
+  setUp,
+  waitFinal,
+} from './provider-faults-support.ts';
 
 const PROFILES = { short: { perCase: 20, concurrency: 10 }, full: { perCase: 200, concurrency: 32 } } as const;
 const PROVIDER_TIMEOUT_MS = 300;
@@ -65,7 +76,12 @@ async function createPayment(ctx: Context, body: object): Promise<{ status: numb
 }
 
 /** A pending mobile-money payment, or null (reported) when the create did not answer 201 pending. */
-async function pendingPayment(ctx: Context, caseName: string, i: number, suffix: string): Promise<{ id: string; provider_reference: string } | null> {
+async function pendingPayment(
+  ctx: Context,
+  caseName: string,
+  i: number,
+  suffix: string,
+): Promise<{ id: string; provider_reference: string } | null> {
   const res = await createPayment(ctx, mobilePayment(`${ctx.runId}-${caseName}`, i, suffix));
   if (res.status !== 201 || res.body.status !== 'pending') {
     problem(ctx, caseName, `create answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -74,8 +90,16 @@ async function pendingPayment(ctx: Context, caseName: string, i: number, suffix:
   return res.body;
 }
 
-const success = (id: string, providerReference: string): SandboxCallbackBody => ({ idempotency_key: id, provider_reference: providerReference, status: 'succeeded' });
-const failure = (id: string, providerReference: string, code: 'payer_declined' | 'insufficient_funds' = 'payer_declined'): SandboxCallbackBody => ({
+const success = (id: string, providerReference: string): SandboxCallbackBody => ({
+  idempotency_key: id,
+  provider_reference: providerReference,
+  status: 'succeeded',
+});
+const failure = (
+  id: string,
+  providerReference: string,
+  code: 'payer_declined' | 'insufficient_funds' = 'payer_declined',
+): SandboxCallbackBody => ({
   idempotency_key: id,
   provider_reference: providerReference,
   status: 'failed',
@@ -128,11 +152,18 @@ async function timeoutAfterProcessing(ctx: Context, n: number): Promise<Record<s
     ctx.expectations.set(res.body.id, { case: name, status: 'succeeded', failureCode: null, late: null, books: 'succeeded' });
     if (variant > 1) return;
     const retry = await createPayment(ctx, body);
-    if (retry.status !== 200 || retry.body.id !== res.body.id) problem(ctx, name, `retry answered ${retry.status} ${retry.body?.id} for ${res.body.id}`);
+    if (retry.status !== 200 || retry.body.id !== res.body.id)
+      problem(ctx, name, `retry answered ${retry.status} ${retry.body?.id} for ${res.body.id}`);
   });
   const started = Date.now();
   observe(ctx, await waitFinal(ctx.setup.db, ids, SETTLE_TIMEOUT_MS));
-  return { charges: ids.length, perVariant, createMsP50: percentile(createMs, 50), createMsMax: percentile(createMs, 100), settleWaitMs: Date.now() - started };
+  return {
+    charges: ids.length,
+    perVariant,
+    createMsP50: percentile(createMs, 50),
+    createMsMax: percentile(createMs, 100),
+    settleWaitMs: Date.now() - started,
+  };
 }
 
 /** The same callback 2–5 times, concurrently for half of the charges; a quarter are failures. */
@@ -148,7 +179,13 @@ async function duplicateCallbacks(ctx: Context, n: number): Promise<Record<strin
     const fails = i % 4 === 3;
     const reference = await ctx.provider.settle(payment.id, fails ? 'failed' : 'succeeded', fails ? 'insufficient_funds' : null);
     const body = fails ? failure(payment.id, reference, 'insufficient_funds') : success(payment.id, reference);
-    ctx.expectations.set(payment.id, { case: name, status: body.status, failureCode: fails ? 'insufficient_funds' : null, late: null, books: body.status });
+    ctx.expectations.set(payment.id, {
+      case: name,
+      status: body.status,
+      failureCode: fails ? 'insufficient_funds' : null,
+      late: null,
+      books: body.status,
+    });
     const copies = 2 + (i % 4);
     callbacks += copies;
     const statuses =
@@ -201,8 +238,14 @@ async function noCallbackEver(ctx: Context, n: number): Promise<Finish> {
   return async () => {
     const states = await waitFinal(ctx.setup.db, ids, SETTLE_TIMEOUT_MS);
     observe(ctx, states);
-    const lateByMs = [...states.values()].filter((s) => s.completed_at && s.expires_at).map((s) => s.completed_at!.getTime() - s.expires_at!.getTime());
-    return { charges: ids.length, expiredAfterExpiresAtMsP50: percentile(lateByMs, 50), expiredAfterExpiresAtMsMax: percentile(lateByMs, 100) };
+    const lateByMs = [...states.values()]
+      .filter((s) => s.completed_at && s.expires_at)
+      .map((s) => s.completed_at!.getTime() - s.expires_at!.getTime());
+    return {
+      charges: ids.length,
+      expiredAfterExpiresAtMsP50: percentile(lateByMs, 50),
+      expiredAfterExpiresAtMsMax: percentile(lateByMs, 100),
+    };
   };
 }
 
@@ -214,7 +257,14 @@ async function lateSuccessAfterExpiry(ctx: Context, n: number): Promise<Finish> 
     const payment = await pendingPayment(ctx, name, i, '005');
     if (!payment) return;
     ids.push(payment.id);
-    ctx.expectations.set(payment.id, { case: name, status: 'failed', failureCode: 'expired', late: 'succeeded', books: 'succeeded', expired: true });
+    ctx.expectations.set(payment.id, {
+      case: name,
+      status: 'failed',
+      failureCode: 'expired',
+      late: 'succeeded',
+      books: 'succeeded',
+      expired: true,
+    });
   });
   return async () => {
     const expired = await waitFinal(ctx.setup.db, ids, SETTLE_TIMEOUT_MS);
@@ -283,19 +333,28 @@ async function verify(ctx: Context, figures: Figures): Promise<Record<string, un
     if (s.final_events.length > 1) figures.duplicates++;
     if (s.final_events.length === 0 || s.created_events !== 1) figures.eventsMissing++;
     if (s.final_events.some((type) => type !== `payment.${s.status}`)) wrong(`has events ${s.final_events.join(',')} but is ${s.status}`);
-    if (s.status !== expect.status || s.failure_code !== expect.failureCode) wrong(`is ${s.status}/${s.failure_code}, expected ${expect.status}/${expect.failureCode}`);
+    if (s.status !== expect.status || s.failure_code !== expect.failureCode)
+      wrong(`is ${s.status}/${s.failure_code}, expected ${expect.status}/${expect.failureCode}`);
     if ((s.late_outcome?.status ?? null) !== expect.late) wrong(`late_outcome ${JSON.stringify(s.late_outcome)}, expected ${expect.late}`);
     if (s.books !== 1) wrong(`has ${s.books} provider charges`);
     if (s.books_outcome !== expect.books) wrong(`provider books say ${s.books_outcome}, expected ${expect.books}`);
-    if (s.status === 'succeeded' && s.provider_reference !== s.books_reference) wrong(`provider_reference ${s.provider_reference} is not the books' ${s.books_reference}`);
+    if (s.status === 'succeeded' && s.provider_reference !== s.books_reference)
+      wrong(`provider_reference ${s.provider_reference} is not the books' ${s.books_reference}`);
     if ((s.status === 'succeeded') !== (s.postings === 1)) wrong(`${s.status} with ${s.postings} postings`);
-    if (expect.expired && s.completed_at! < s.expires_at!) wrong(`expired at ${s.completed_at?.toISOString()}, before expires_at ${s.expires_at?.toISOString()}`);
+    if (expect.expired && s.completed_at! < s.expires_at!)
+      wrong(`expired at ${s.completed_at?.toISOString()}, before expires_at ${s.expires_at?.toISOString()}`);
   }
   const report = await verifyLedger(ctx.setup.db.db);
   if (!isHealthy(report)) {
-    figures.ledgerImbalance += report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length;
+    figures.ledgerImbalance +=
+      report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length;
   }
-  return { charges: states.size, mismatches, flips: ctx.flips, ledger: { transactions: report.transactions, entries: report.entries, healthy: isHealthy(report) } };
+  return {
+    charges: states.size,
+    mismatches,
+    flips: ctx.flips,
+    ledger: { transactions: report.transactions, entries: report.entries, healthy: isHealthy(report) },
+  };
 }
 
 export const providerFaults: Scenario = {
@@ -348,7 +407,10 @@ export const providerFaults: Scenario = {
       figures.forgedTokensAccepted = ctx.forgedAccepted;
       details.statuses = http.statuses;
       if (ctx.flips > 0) problems.push(`${ctx.flips} final states flipped`);
-      const serverErrors = setup.server.output().split('\n').filter((line) => /"level":(50|60)/.test(line));
+      const serverErrors = setup.server
+        .output()
+        .split('\n')
+        .filter((line) => /"level":(50|60)/.test(line));
       details.serverErrorLines = serverErrors.length;
       if (serverErrors.length > 0) problems.push(`server logged ${serverErrors.length} errors, first: ${serverErrors[0]!.slice(0, 300)}`);
     } finally {

@@ -23,7 +23,12 @@ async function runOne(scenario: Scenario): Promise<ScenarioResult> {
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stdout.write(`scenario crashed: ${message}\n`);
-    return { name: scenario.name, figures: emptyFigures(), details: { seconds: (Date.now() - started) / 1000 }, problems: [`crashed: ${message.split('\n')[0]}`] };
+    return {
+      name: scenario.name,
+      figures: emptyFigures(),
+      details: { seconds: (Date.now() - started) / 1000 },
+      problems: [`crashed: ${message.split('\n')[0]}`],
+    };
   }
 }
 
@@ -33,7 +38,13 @@ function table(results: ScenarioResult[], total: Figures): string {
   const rule = `|---|${keys.map(() => '---:').join('|')}|---|`;
   const row = (name: string, f: Figures, verdict: string) => `| ${name} | ${keys.map((k) => f[k]).join(' | ')} | ${verdict} |`;
   const verdictOf = (r: ScenarioResult) =>
-    r.problems.length > 0 ? `FAIL: ${r.problems.join('; ')}` : r.negativeControl ? (r.negativeControl.failedAsExpected ? 'negative control failed as expected' : 'NEGATIVE CONTROL DID NOT FAIL') : 'ok';
+    r.problems.length > 0
+      ? `FAIL: ${r.problems.join('; ')}`
+      : r.negativeControl
+        ? r.negativeControl.failedAsExpected
+          ? 'negative control failed as expected'
+          : 'NEGATIVE CONTROL DID NOT FAIL'
+        : 'ok';
   return [header, rule, ...results.map((r) => row(r.name, r.figures, verdictOf(r))), row('**total**', total, '')].join('\n');
 }
 
@@ -47,7 +58,8 @@ for (const r of results) if (!r.negativeControl) for (const k of Object.keys(tot
 const failures: string[] = [];
 for (const r of results) {
   for (const p of r.problems) failures.push(`${r.name}: ${p}`);
-  if (r.negativeControl && !r.negativeControl.failedAsExpected) failures.push(`${r.name}: negative control did not fail (${r.negativeControl.observed})`);
+  if (r.negativeControl && !r.negativeControl.failedAsExpected)
+    failures.push(`${r.name}: negative control did not fail (${r.negativeControl.observed})`);
   if (!r.negativeControl) for (const k of MUST_BE_ZERO) if (r.figures[k] !== 0) failures.push(`${r.name}: ${k} = ${r.figures[k]}`);
 }
 

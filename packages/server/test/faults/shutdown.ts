@@ -44,11 +44,27 @@ const CARDS = ['4242424242424242', '5555555555554444', '4000000000000002'];
 
 /** One POST on a keep-alive agent; never throws. */
 function post(agent: Agent, port: number, path: string, token: string, body: Record<string, unknown>, kind: Call['kind']): Promise<Call> {
-  const call: Call = { reference: String(body.reference), kind, startedAt: Date.now(), sentAt: null, answeredAt: null, status: null, body: '', error: null };
+  const call: Call = {
+    reference: String(body.reference),
+    kind,
+    startedAt: Date.now(),
+    sentAt: null,
+    answeredAt: null,
+    status: null,
+    body: '',
+    error: null,
+  };
   const payload = JSON.stringify(body);
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -104,11 +120,19 @@ export const shutdown: Scenario = {
 
       // A wallet that covers every wallet payment of the run.
       const json = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const wallet = (await (await fetch(`${server.base}/v1/wallets`, { method: 'POST', headers: json, body: JSON.stringify({ currency: 'KES' }) })).json()) as { id: string };
+      const wallet = (await (
+        await fetch(`${server.base}/v1/wallets`, { method: 'POST', headers: json, body: JSON.stringify({ currency: 'KES' }) })
+      ).json()) as { id: string };
       const funding = await fetch(`${server.base}/v1/topups`, {
         method: 'POST',
         headers: json,
-        body: JSON.stringify({ reference: 'fund', amount: '1000000.00', currency: 'KES', wallet_id: wallet.id, source: cardPayment('x').payment_method }),
+        body: JSON.stringify({
+          reference: 'fund',
+          amount: '1000000.00',
+          currency: 'KES',
+          wallet_id: wallet.id,
+          source: cardPayment('x').payment_method,
+        }),
       });
       if (funding.status !== 201) throw new Error(`funding top-up: ${funding.status} ${await funding.text()}`);
 
@@ -213,7 +237,12 @@ export const shutdown: Scenario = {
         server.port,
         (socket, state) => {
           setTimeout(dribbleReady, 600); // a few header bytes read by then: a request being parsed
-          return trickle(socket, state, `GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n${'X-Pad: a\r\n'.repeat(40)}\r\n`, 200);
+          return trickle(
+            socket,
+            state,
+            `GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n${'X-Pad: a\r\n'.repeat(40)}\r\n`,
+            200,
+          );
         },
         30_000,
       );
@@ -245,8 +274,18 @@ export const shutdown: Scenario = {
         }
         while (!exited && Date.now() < deadline) {
           const at = Date.now() - sigtermAt;
-          const outcome = await rawExchange(server.port, (socket) => void socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`), 3_000, { untilResponse: true });
-          probes.push({ at, outcome: outcome.status !== null ? `status ${outcome.status}` : outcome.ended, status: outcome.status, body: rawBody(outcome) });
+          const outcome = await rawExchange(
+            server.port,
+            (socket) => void socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+            3_000,
+            { untilResponse: true },
+          );
+          probes.push({
+            at,
+            outcome: outcome.status !== null ? `status ${outcome.status}` : outcome.ended,
+            status: outcome.status,
+            body: rawBody(outcome),
+          });
           await sleep(50);
         }
       })();
@@ -258,10 +297,23 @@ export const shutdown: Scenario = {
       const slowOutcomes = await Promise.all(slow);
       const [silentOutcome, dribbleOutcome, idleOutcome, pipelinedOutcome] = await Promise.all([silent, dribble, idle, pipelined]);
       const pipelinedAnswers = parseResponses(pipelinedOutcome.response);
-      if (pipelinedAnswers[0]?.status !== 201) problems.push(`the request completed after SIGTERM on a keep-alive connection got ${pipelinedAnswers[0]?.status ?? pipelinedOutcome.ended}, not 201`);
+      if (pipelinedAnswers[0]?.status !== 201)
+        problems.push(
+          `the request completed after SIGTERM on a keep-alive connection got ${pipelinedAnswers[0]?.status ?? pipelinedOutcome.ended}, not 201`,
+        );
       const second = pipelinedAnswers[1];
-      if (second && !(second.status === 503 && /"code":"service_unavailable"/.test(second.body) && second.headers.connection === 'close' && second.headers['retry-after'] !== undefined)) {
-        problems.push(`the request pipelined behind it got ${second.status} ${second.body.slice(0, 120)} (expected 503 service_unavailable, Connection: close, Retry-After)`);
+      if (
+        second &&
+        !(
+          second.status === 503 &&
+          /"code":"service_unavailable"/.test(second.body) &&
+          second.headers.connection === 'close' &&
+          second.headers['retry-after'] !== undefined
+        )
+      ) {
+        problems.push(
+          `the request pipelined behind it got ${second.status} ${second.body.slice(0, 120)} (expected 503 service_unavailable, Connection: close, Retry-After)`,
+        );
       }
       if (pipelinedAnswers.length > 2) problems.push(`${pipelinedAnswers.length} answers on the pipelined connection`);
 
@@ -269,7 +321,8 @@ export const shutdown: Scenario = {
       const rows = await sql<{ id: string; reference: string; status: string }>`
         SELECT id, reference, status FROM charges WHERE merchant_id = ${merchant.merchantId} AND kind = 'payment'`.execute(deps.db.db);
       const byReference = new Map<string, { id: string; status: string }[]>();
-      for (const row of rows.rows) byReference.set(row.reference, [...(byReference.get(row.reference) ?? []), { id: row.id, status: row.status }]);
+      for (const row of rows.rows)
+        byReference.set(row.reference, [...(byReference.get(row.reference) ?? []), { id: row.id, status: row.status }]);
       figures.duplicates = [...byReference.values()].filter((list) => list.length > 1).length;
 
       for (const [i, outcome] of slowOutcomes.entries()) {
@@ -301,36 +354,54 @@ export const shutdown: Scenario = {
       const bad503 = refused503.filter((c) => {
         try {
           const body = JSON.parse(c.body) as { error?: { code?: string; type?: string; request_id?: string } };
-          return body.error?.code !== 'service_unavailable' || body.error.type !== 'api_error' || !/^req_/.test(body.error.request_id ?? '');
+          return (
+            body.error?.code !== 'service_unavailable' || body.error.type !== 'api_error' || !/^req_/.test(body.error.request_id ?? '')
+          );
         } catch {
           return true;
         }
       });
-      if (bad503.length > 0) problems.push(`${bad503.length} 503 answers are not the contract's envelope (service_unavailable), e.g. ${bad503[0]!.body.slice(0, 120)}`);
+      if (bad503.length > 0)
+        problems.push(
+          `${bad503.length} 503 answers are not the contract's envelope (service_unavailable), e.g. ${bad503[0]!.body.slice(0, 120)}`,
+        );
       const stored503 = refused503.filter((c) => byReference.has(c.reference));
       if (stored503.length > 0) problems.push(`${stored503.length} requests answered 503 were stored anyway (${stored503[0]!.reference})`);
 
       // In flight at the signal: sent before it, not answered before it.
-      const inFlight = calls.filter((c) => c.sentAt !== null && c.sentAt < sigtermAt && (c.answeredAt === null || c.answeredAt >= sigtermAt));
+      const inFlight = calls.filter(
+        (c) => c.sentAt !== null && c.sentAt < sigtermAt && (c.answeredAt === null || c.answeredAt >= sigtermAt),
+      );
       const completed = inFlight.filter((c) => c.status === 200 || c.status === 201);
       const inFlight503 = inFlight.filter((c) => c.status === 503);
       const cut = inFlight.filter((c) => c.status === null || (c.status !== 200 && c.status !== 201 && c.status !== 503));
-      for (const c of cut.slice(0, 5)) problems.push(`in-flight ${c.kind} request ${c.reference} cut: ${c.error ?? c.status} (stored: ${byReference.has(c.reference)})`);
+      for (const c of cut.slice(0, 5))
+        problems.push(`in-flight ${c.kind} request ${c.reference} cut: ${c.error ?? c.status} (stored: ${byReference.has(c.reference)})`);
       if (cut.length > 5) problems.push(`… ${cut.length - 5} more in-flight requests cut`);
       const slowOk = slowOutcomes.filter((o) => o.status === 201).length;
-      if (slowOk !== SLOW) problems.push(`${SLOW - slowOk} of ${SLOW} requests whose body was still arriving at SIGTERM did not get 201: ${slowOutcomes.filter((o) => o.status !== 201).map((o) => o.status ?? o.ended).join(', ')}`);
+      if (slowOk !== SLOW)
+        problems.push(
+          `${SLOW - slowOk} of ${SLOW} requests whose body was still arriving at SIGTERM did not get 201: ${slowOutcomes
+            .filter((o) => o.status !== 201)
+            .map((o) => o.status ?? o.ended)
+            .join(', ')}`,
+        );
 
       // Requests started after the signal: refused, 503, or (before the signal was handled) served.
       const after = calls.filter((c) => c.startedAt >= sigtermAt);
       const afterOutcomes: Record<string, number> = {};
-      for (const c of after) afterOutcomes[c.status !== null ? String(c.status) : (c.error ?? 'none')] = (afterOutcomes[c.status !== null ? String(c.status) : (c.error ?? 'none')] ?? 0) + 1;
+      for (const c of after)
+        afterOutcomes[c.status !== null ? String(c.status) : (c.error ?? 'none')] =
+          (afterOutcomes[c.status !== null ? String(c.status) : (c.error ?? 'none')] ?? 0) + 1;
       const probeOutcomes: Record<string, number> = {};
       for (const p of probes) probeOutcomes[p.outcome] = (probeOutcomes[p.outcome] ?? 0) + 1;
       const served = probes.filter((p) => p.status !== null && p.status !== 503);
-      if (served.length > 0) problems.push(`${served.length} new connections after shutdown began were served (${served[0]!.outcome} at ${served[0]!.at} ms)`);
+      if (served.length > 0)
+        problems.push(`${served.length} new connections after shutdown began were served (${served[0]!.outcome} at ${served[0]!.at} ms)`);
       if (probes.length === 0) problems.push('no new-connection probe ran between the shutdown log line and the exit');
       const acceptedProbe = probes.filter((p) => p.status === 503 && !/service_unavailable/.test(p.body));
-      if (acceptedProbe.length > 0) problems.push(`a 503 to a new connection is not the contract's envelope: ${acceptedProbe[0]!.body.slice(0, 120)}`);
+      if (acceptedProbe.length > 0)
+        problems.push(`a 503 to a new connection is not the contract's envelope: ${acceptedProbe[0]!.body.slice(0, 120)}`);
 
       if (!exit) problems.push('the process did not exit within 20 s of SIGTERM');
       else {
@@ -369,7 +440,9 @@ export const shutdown: Scenario = {
         silentConnection: `${silentOutcome.ended} after ${round((silentOutcome.endMs - 0) / 1000, 2)} s`,
         dribblingHeaders: dribbleOutcome.status ?? dribbleOutcome.ended,
         idleKeepAlive: idleOutcome.ended,
-        pipelined: pipelinedAnswers.map((a) => `${a.status}${a.headers.connection ? ` (connection: ${a.headers.connection})` : ''}`).join(', ') + ` then ${pipelinedOutcome.ended}`,
+        pipelined:
+          pipelinedAnswers.map((a) => `${a.status}${a.headers.connection ? ` (connection: ${a.headers.connection})` : ''}`).join(', ') +
+          ` then ${pipelinedOutcome.ended}`,
         storedPayments: rows.rows.length,
         latencyMs: summary(latencies),
         logFile,

@@ -86,7 +86,11 @@ export const slowClients: Scenario = {
               i % 3 === 0
                 ? await fetch(`${server.base}/v1/merchant`, { headers: auth })
                 : i % 3 === 1
-                  ? await fetch(`${server.base}/v1/payments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(cardPayment(`sc-${worker}-${i}`)) })
+                  ? await fetch(`${server.base}/v1/payments`, {
+                      method: 'POST',
+                      headers: { ...auth, 'content-type': 'application/json' },
+                      body: JSON.stringify(cardPayment(`sc-${worker}-${i}`)),
+                    })
                   : await fetch(`${server.base}/v1/payments?limit=10`, { headers: auth });
             await res.arrayBuffer();
             sample.status = res.status;
@@ -113,11 +117,18 @@ export const slowClients: Scenario = {
             await sleep((i % 50) * 10);
             if (kind === 'silent') return;
             if (kind === 'headers') {
-              await trickle(socket, state, `GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nX-Slow: ${'a'.repeat(4000)}`, 500);
+              await trickle(
+                socket,
+                state,
+                `GET /v1/merchant HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nX-Slow: ${'a'.repeat(4000)}`,
+                500,
+              );
               return;
             }
             const path = kind === 'body' ? '/v1/payments' : '/oauth/token';
-            socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${kind === 'body' ? `Authorization: Bearer ${token}\r\n` : ''}Content-Type: application/json\r\nContent-Length: 3000\r\n\r\n`);
+            socket.write(
+              `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${kind === 'body' ? `Authorization: Bearer ${token}\r\n` : ''}Content-Type: application/json\r\nContent-Length: 3000\r\n\r\n`,
+            );
             await trickle(socket, state, `{"reference":"${'s'.repeat(2980)}`, 500);
           },
           60_000,
@@ -133,7 +144,9 @@ export const slowClients: Scenario = {
         for (const extra of parseResponses(o.response).slice(1)) count5xx(extra.status, `${name} (second answer)`);
       };
       const head = (method: string, path: string, headers: Record<string, string | number>) =>
-        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}\r\n`;
       const json = { ...auth, 'Content-Type': 'application/json' };
       const expectAnswer = (name: string, o: RawOutcome, allowed: number[]) => {
         if (o.status === null) problems.push(`${name}: no answer (${o.ended} after ${o.endMs} ms)`);
@@ -144,11 +157,20 @@ export const slowClients: Scenario = {
 
       // 16 KiB + 1: the contract's 413.
       {
-        const body = JSON.stringify({ ...cardPayment('big'), metadata: { pad: 'x'.repeat(16 * 1024 + 1 - JSON.stringify({ ...cardPayment('big'), metadata: { pad: '' } }).length) } });
-        const o = await rawExchange(server.port, (s) => void s.end(head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(body) }) + body), 10_000, { untilResponse: true });
+        const body = JSON.stringify({
+          ...cardPayment('big'),
+          metadata: { pad: 'x'.repeat(16 * 1024 + 1 - JSON.stringify({ ...cardPayment('big'), metadata: { pad: '' } }).length) },
+        });
+        const o = await rawExchange(
+          server.port,
+          (s) => void s.end(head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(body) }) + body),
+          10_000,
+          { untilResponse: true },
+        );
         record('body of 16 KiB + 1', o);
         expectAnswer('body of 16 KiB + 1', o, [413]);
-        if (o.status === 413 && !/"code":"payload_too_large"/.test(o.response)) problems.push(`16 KiB + 1: the 413 is not payload_too_large: ${o.response.slice(-200)}`);
+        if (o.status === 413 && !/"code":"payload_too_large"/.test(o.response))
+          problems.push(`16 KiB + 1: the 413 is not payload_too_large: ${o.response.slice(-200)}`);
       }
       // 10 MiB announced by Content-Length, then 10 MiB chunked: answered long before the upload ends.
       const upload = async (chunked: boolean, path = '/v1/payments', headers: Record<string, string> = json) => {
@@ -156,10 +178,18 @@ export const slowClients: Scenario = {
         return rawExchange(
           server.port,
           async (socket, state) => {
-            socket.write(head('POST', path, chunked ? { ...headers, 'Transfer-Encoding': 'chunked' } : { ...headers, 'Content-Length': 10 * MIB }));
+            socket.write(
+              head('POST', path, chunked ? { ...headers, 'Transfer-Encoding': 'chunked' } : { ...headers, 'Content-Length': 10 * MIB }),
+            );
             for (let sent = 0; sent < 10 * MIB && !state.closed; sent += piece.length) {
-              const ok = chunked ? socket.write(`${piece.length.toString(16)}\r\n`) && socket.write(piece) && socket.write('\r\n') : socket.write(piece);
-              if (!ok) await new Promise<void>((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+              const ok = chunked
+                ? socket.write(`${piece.length.toString(16)}\r\n`) && socket.write(piece) && socket.write('\r\n')
+                : socket.write(piece);
+              if (!ok)
+                await new Promise<void>((resolve) => {
+                  socket.once('drain', resolve);
+                  socket.once('close', resolve);
+                });
             }
             if (chunked && !state.closed) socket.write('0\r\n\r\n');
           },
@@ -176,13 +206,17 @@ export const slowClients: Scenario = {
         uploads.push(['10 MiB chunked', await upload(true)]);
       }
       uploads.push(['10 MiB chunked to /oauth/token', await upload(true, '/oauth/token', { 'Content-Type': 'application/json' })]);
-      uploads.push(['10 MiB with Content-Length to /oauth/token', await upload(false, '/oauth/token', { 'Content-Type': 'application/json' })]);
+      uploads.push([
+        '10 MiB with Content-Length to /oauth/token',
+        await upload(false, '/oauth/token', { 'Content-Type': 'application/json' }),
+      ]);
       uploads.push(['10 MiB with Content-Length, no token', await upload(false, '/v1/payments', { 'Content-Type': 'application/json' })]);
       for (const [name, o] of uploads) {
         record(name, o, `${round(o.bytesWritten / MIB, 2)} MiB written when answered`);
         expectAnswer(name, o, name.includes('no token') ? [401, 413] : [413]);
         if (o.status !== null && (o.firstByteMs ?? Infinity) > 2_000) problems.push(`${name}: answered after ${o.firstByteMs} ms (> 2 s)`);
-        if (o.status === 413 && !name.includes('oauth') && !/"payload_too_large"/.test(o.response)) problems.push(`${name}: a 413 without payload_too_large: ${o.response.slice(-160)}`);
+        if (o.status === 413 && !name.includes('oauth') && !/"payload_too_large"/.test(o.response))
+          problems.push(`${name}: a 413 without payload_too_large: ${o.response.slice(-160)}`);
       }
       // Ten at once: the server must not hold them in memory.
       const many = await Promise.all(Array.from({ length: 10 }, (_, i) => upload(i % 2 === 0)));
@@ -195,7 +229,10 @@ export const slowClients: Scenario = {
       // Huge headers and URLs: Node's 16 KiB header limit answers 431.
       for (const [name, text] of [
         ['one header of 32 KiB', head('GET', '/v1/merchant', { ...auth, 'X-Big': 'a'.repeat(32 * 1024) })],
-        ['3000 headers', head('GET', '/v1/merchant', { ...auth, ...Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`X-H${i}`, 'v'])) })],
+        [
+          '3000 headers',
+          head('GET', '/v1/merchant', { ...auth, ...Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`X-H${i}`, 'v'])) }),
+        ],
         ['URL of 20 KiB', head('GET', `/v1/payments?reference=${'r'.repeat(20 * 1024)}`, auth)],
         ['Authorization of 20 KiB', head('GET', '/v1/merchant', { authorization: `Bearer ${'a'.repeat(20 * 1024)}` })],
       ] as const) {
@@ -209,28 +246,60 @@ export const slowClients: Scenario = {
       const payment = JSON.stringify(cardPayment('lying-cl'));
       {
         // Shorter body than announced, then the client half-closes: no answer needed, no 5xx.
-        const o = await rawExchange(server.port, async (s) => {
-          s.write(head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment) + 100 }) + payment);
-          await sleep(500);
-          s.end();
-        }, 10_000);
+        const o = await rawExchange(
+          server.port,
+          async (s) => {
+            s.write(head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment) + 100 }) + payment);
+            await sleep(500);
+            s.end();
+          },
+          10_000,
+        );
         record('Content-Length 100 bytes above the body, then EOF', o, o.ended);
       }
       {
         // Shorter body than announced and the client waits: the server waits too (up to requestTimeout).
-        const o = await rawExchange(server.port, (s) => void s.write(head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment) + 100 }) + payment), 2_000);
+        const o = await rawExchange(
+          server.port,
+          (s) => void s.write(head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment) + 100 }) + payment),
+          2_000,
+        );
         record('Content-Length 100 bytes above the body, client waits 2 s', o, o.ended);
         if (o.status !== null) expectAnswer('Content-Length above the body', o, [400, 408]);
       }
       for (const [name, text, allowed] of [
-        ['Content-Length 10 below the body', head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment) - 10 }) + payment, [400]],
-        ['Content-Length and Transfer-Encoding both', head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment), 'Transfer-Encoding': 'chunked' }) + payment, [400]],
+        [
+          'Content-Length 10 below the body',
+          head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment) - 10 }) + payment,
+          [400],
+        ],
+        [
+          'Content-Length and Transfer-Encoding both',
+          head('POST', '/v1/payments', { ...json, 'Content-Length': Buffer.byteLength(payment), 'Transfer-Encoding': 'chunked' }) + payment,
+          [400],
+        ],
         ['Content-Length -1', head('POST', '/v1/payments', { ...json, 'Content-Length': -1 }) + payment, [400]],
         ['Content-Length abc', head('POST', '/v1/payments', { ...json, 'Content-Length': 'abc' }) + payment, [400]],
-        ['two different Content-Length headers', `POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: ${Buffer.byteLength(payment)}\r\n\r\n${payment}`, [400]],
-        ['Content-Length 20000 with a 10-byte body', head('POST', '/v1/payments', { ...json, 'Content-Length': 20000 }) + '{"a":"b"} ', [413]],
-        ['Content-Length 5000 on /oauth/token', head('POST', '/oauth/token', { 'Content-Type': 'application/json', 'Content-Length': 5000 }) + '{}', [413]],
-        ['Content-Length 99999999999999999999', head('POST', '/v1/payments', { ...json, 'Content-Length': '99999999999999999999' }) + payment, [400, 413]],
+        [
+          'two different Content-Length headers',
+          `POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: ${Buffer.byteLength(payment)}\r\n\r\n${payment}`,
+          [400],
+        ],
+        [
+          'Content-Length 20000 with a 10-byte body',
+          head('POST', '/v1/payments', { ...json, 'Content-Length': 20000 }) + '{"a":"b"} ',
+          [413],
+        ],
+        [
+          'Content-Length 5000 on /oauth/token',
+          head('POST', '/oauth/token', { 'Content-Type': 'application/json', 'Content-Length': 5000 }) + '{}',
+          [413],
+        ],
+        [
+          'Content-Length 99999999999999999999',
+          head('POST', '/v1/payments', { ...json, 'Content-Length': '99999999999999999999' }) + payment,
+          [400, 413],
+        ],
       ] as const) {
         const o = await rawExchange(server.port, (s) => void s.write(text), 10_000, { untilResponse: true });
         record(name, o);
@@ -241,7 +310,10 @@ export const slowClients: Scenario = {
       const deepArray = `${'['.repeat(8000)}${']'.repeat(8000)}`;
       const deepObject = `${'{"a":'.repeat(2700)}1${'}'.repeat(2700)}`;
       const wide = `{${Array.from({ length: 1500 }, (_, i) => `"k${i}":1`).join(',')}}`;
-      const deepMetadata = JSON.stringify({ ...cardPayment('deep-meta'), metadata: JSON.parse(`${'{"a":'.repeat(1000)}"x"${'}'.repeat(1000)}`) });
+      const deepMetadata = JSON.stringify({
+        ...cardPayment('deep-meta'),
+        metadata: JSON.parse(`${'{"a":'.repeat(1000)}"x"${'}'.repeat(1000)}`),
+      });
       const deepToken = `${'{"a":'.repeat(600)}1${'}'.repeat(600)}`;
       for (const [name, path, body, allowed] of [
         ['8000 nested arrays', '/v1/payments', deepArray, [400]],
@@ -253,7 +325,12 @@ export const slowClients: Scenario = {
         ['8000 nested arrays on /v1/webhook_endpoints', '/v1/webhook_endpoints', deepArray, [400]],
       ] as const) {
         const headers = path === '/oauth/token' ? { 'Content-Type': 'application/json' } : json;
-        const o = await rawExchange(server.port, (s) => void s.write(head('POST', path, { ...headers, 'Content-Length': Buffer.byteLength(body) }) + body), 10_000, { untilResponse: true });
+        const o = await rawExchange(
+          server.port,
+          (s) => void s.write(head('POST', path, { ...headers, 'Content-Length': Buffer.byteLength(body) }) + body),
+          10_000,
+          { untilResponse: true },
+        );
         record(name, o);
         expectAnswer(name, o, [...allowed]);
       }
@@ -267,7 +344,9 @@ export const slowClients: Scenario = {
         ['bracketed names (qs-style nesting)', Array.from({ length: 200 }, (_, i) => `a[b][c][${i}]=1`).join('&'), [400]],
       ] as const) {
         for (const path of ['/v1/payments', '/v1/events', '/v1/wallets']) {
-          const o = await rawExchange(server.port, (s) => void s.write(head('GET', `${path}?${query}`, auth)), 10_000, { untilResponse: true });
+          const o = await rawExchange(server.port, (s) => void s.write(head('GET', `${path}?${query}`, auth)), 10_000, {
+            untilResponse: true,
+          });
           record(`${name} on ${path}`, o);
           expectAnswer(`${name} on ${path}`, o, [...allowed]);
         }
@@ -290,7 +369,10 @@ export const slowClients: Scenario = {
         byKind[kind] = { cutAfterS: summary(mine.map((c) => c.o.endMs / 1000)), endings };
         const bound = kind === 'headers' || kind === 'silent' ? HEADERS_CUT_BY_S : BODY_CUT_BY_S;
         const late = mine.filter((c) => c.o.ended === 'timeout' || c.o.endMs / 1000 > bound);
-        if (late.length > 0) problems.push(`${late.length} ${kind} connections not cut by the server within ${bound} s (slowest: ${round(Math.max(...late.map((c) => c.o.endMs)) / 1000)} s${late.some((c) => c.o.ended === 'timeout') ? ', some still open at 60 s' : ''})`);
+        if (late.length > 0)
+          problems.push(
+            `${late.length} ${kind} connections not cut by the server within ${bound} s (slowest: ${round(Math.max(...late.map((c) => c.o.endMs)) / 1000)} s${late.some((c) => c.o.ended === 'timeout') ? ', some still open at 60 s' : ''})`,
+          );
         for (const c of mine) count5xx(c.o.status, `slow ${kind} connection`);
       }
 
@@ -302,22 +384,36 @@ export const slowClients: Scenario = {
       if (during.length < 50) problems.push(`only ${during.length} normal requests during the attack`);
       if (rate(during) < 100) {
         const failures = during.filter((s) => !ok(s));
-        problems.push(`normal clients during the attack: ${failures.length} failures (${failures.slice(0, 3).map((s) => s.status ?? s.error).join(', ')})`);
+        problems.push(
+          `normal clients during the attack: ${failures.length} failures (${failures
+            .slice(0, 3)
+            .map((s) => s.status ?? s.error)
+            .join(', ')})`,
+        );
       }
       if (p99During >= 2_000) problems.push(`normal clients' p99 during the attack ${p99During} ms (≥ 2 s)`);
       const rssGrowthMiB = round((rssAfter - rssBefore) / MIB, 1);
-      if (!(rssGrowthMiB < 64)) problems.push(`server memory grew ${rssGrowthMiB} MiB over ${uploads.length + many.length} uploads of 10 MiB`);
+      if (!(rssGrowthMiB < 64))
+        problems.push(`server memory grew ${rssGrowthMiB} MiB over ${uploads.length + many.length} uploads of 10 MiB`);
 
       // Still healthy: a read and a payment.
       const health = await fetch(`${server.base}/healthz`);
       await health.arrayBuffer();
-      const after = await fetch(`${server.base}/v1/payments`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(cardPayment('sc-after')) });
+      const after = await fetch(`${server.base}/v1/payments`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(cardPayment('sc-after')),
+      });
       await after.arrayBuffer();
       count5xx(health.status, 'healthz after');
       count5xx(after.status, 'payment after');
-      if (health.status !== 200 || after.status !== 201) problems.push(`after the attack: healthz ${health.status}, payment ${after.status}`);
+      if (health.status !== 200 || after.status !== 201)
+        problems.push(`after the attack: healthz ${health.status}, payment ${after.status}`);
       if (!server.running()) problems.push('the server exited');
-      const errorLines = server.output().split('\n').filter((line) => /"level":(50|60)/.test(line));
+      const errorLines = server
+        .output()
+        .split('\n')
+        .filter((line) => /"level":(50|60)/.test(line));
       if (errorLines.length > 0) problems.push(`${errorLines.length} error lines in the server log, e.g. ${errorLines[0]!.slice(0, 200)}`);
 
       figures.requests = requests;
@@ -334,7 +430,9 @@ export const slowClients: Scenario = {
           return [...grouped].map(([name, list]) => {
             const statuses: Record<string, number> = {};
             for (const a of list) statuses[String(a.status ?? 'no answer')] = (statuses[String(a.status ?? 'no answer')] ?? 0) + 1;
-            const answer = Object.entries(statuses).map(([k, v]) => (list.length > 1 ? `${k} ×${v}` : k)).join(', ');
+            const answer = Object.entries(statuses)
+              .map(([k, v]) => (list.length > 1 ? `${k} ×${v}` : k))
+              .join(', ');
             return `${name}: ${answer} in ≤ ${Math.max(...list.map((a) => a.ms))} ms${list.length === 1 && list[0]!.note ? ` (${list[0]!.note})` : ''}`;
           });
         })(),

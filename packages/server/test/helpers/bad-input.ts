@@ -65,7 +65,9 @@ export async function storedCounts(app: TestApp, merchantId: string): Promise<Re
     select (select count(*) from charges where merchant_id = ${merchantId})::int as charges,
            (select count(*) from wallets where merchant_id = ${merchantId})::int as wallets,
            (select count(*) from events where merchant_id = ${merchantId})::int as events,
-           (select count(*) from ledger_transactions where merchant_id = ${merchantId})::int as ledger_transactions`.execute(app.deps.db.db);
+           (select count(*) from ledger_transactions where merchant_id = ${merchantId})::int as ledger_transactions`.execute(
+    app.deps.db.db,
+  );
   return Object.fromEntries(Object.entries(result.rows[0]!).map(([k, v]) => [k, Number(v)]));
 }
 
@@ -79,7 +81,8 @@ export interface RawBody {
 export const raw = (payload: string, contentType: string | null = 'application/json'): RawBody =>
   contentType === null ? { raw: payload } : { raw: payload, contentType };
 
-const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && body !== null && 'raw' in body && typeof (body as RawBody).raw === 'string';
+const isRaw = (body: unknown): body is RawBody =>
+  typeof body === 'object' && body !== null && 'raw' in body && typeof (body as RawBody).raw === 'string';
 
 export async function send(app: TestApp, merchant: TestMerchant, url: string, body: unknown): Promise<Reply> {
   if (!isRaw(body)) return post(app, merchant, url, body);
@@ -173,7 +176,13 @@ const unknown = (param: string) => ({ status: 400, code: 'parameter_unknown', pa
 export const expect400 = { invalid, missing, unknown };
 
 /** A row that changes one field of the valid request (or removes it with REMOVE). */
-export function fieldRow(name: string, path: string, value: unknown, expected: ExpectedError, options: { refStaysFree?: boolean } = {}): Row {
+export function fieldRow(
+  name: string,
+  path: string,
+  value: unknown,
+  expected: ExpectedError,
+  options: { refStaysFree?: boolean } = {},
+): Row {
   return { name, ...expected, ...options, request: (ref, ctx) => edit(ctx.valid(ref), path, value) };
 }
 
@@ -228,15 +237,29 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
       ['a tab', '\t'],
       ['DEL', '\u007f'],
       ['a C1 control (NEL)', '\u0085'],
-    ].map(([label, char]): Row => ({
-      name: `reference with ${label}`,
+    ].map(
+      ([label, char]): Row => ({
+        name: `reference with ${label}`,
+        ...invalid('reference'),
+        // The clean reference stays free: the control character was not stripped into a stored one.
+        request: (ref, ctx) => edit(ctx.valid(ref), 'reference', `${ref}${char}x`),
+      }),
+    ),
+    {
+      name: 'reference with a leading space',
       ...invalid('reference'),
-      // The clean reference stays free: the control character was not stripped into a stored one.
-      request: (ref, ctx) => edit(ctx.valid(ref), 'reference', `${ref}${char}x`),
-    })),
-    { name: 'reference with a leading space', ...invalid('reference'), request: (ref, ctx) => edit(ctx.valid(ref), 'reference', ` ${ref}`) },
-    { name: 'reference with a trailing space', ...invalid('reference'), request: (ref, ctx) => edit(ctx.valid(ref), 'reference', `${ref} `) },
-    { name: 'reference with a trailing no-break space', ...invalid('reference'), request: (ref, ctx) => edit(ctx.valid(ref), 'reference', `${ref}\u00a0`) },
+      request: (ref, ctx) => edit(ctx.valid(ref), 'reference', ` ${ref}`),
+    },
+    {
+      name: 'reference with a trailing space',
+      ...invalid('reference'),
+      request: (ref, ctx) => edit(ctx.valid(ref), 'reference', `${ref} `),
+    },
+    {
+      name: 'reference with a trailing no-break space',
+      ...invalid('reference'),
+      request: (ref, ctx) => edit(ctx.valid(ref), 'reference', `${ref}\u00a0`),
+    },
 
     // amount
     fieldRow('amount missing', 'amount', REMOVE, missing('amount')),
@@ -284,7 +307,11 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
     fieldRow('currency of 4 letters "KESS"', 'currency', 'KESS', invalid('currency')),
     fieldRow('currency of 2 letters "KE"', 'currency', 'KE', invalid('currency')),
     fieldRow('currency a number', 'currency', 404, invalid('currency')),
-    fieldRow('currency unknown but well-formed "XYZ"', 'currency', 'XYZ', { status: 400, code: 'currency_not_supported', param: 'currency' }),
+    fieldRow('currency unknown but well-formed "XYZ"', 'currency', 'XYZ', {
+      status: 400,
+      code: 'currency_not_supported',
+      param: 'currency',
+    }),
 
     // the means of payment
     fieldRow(`${method} missing`, method, REMOVE, missing(method)),
@@ -292,7 +319,12 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
     fieldRow(`${method} null`, method, null, invalid(method)),
     fieldRow(`${method}.type missing`, method, { card: CARD_OK }, missing(`${method}.type`)),
     fieldRow(`${method}.type unknown, alone`, method, { type: 'bank_transfer' }, invalid(`${method}.type`)),
-    fieldRow(`${method}.type unknown, with its own object`, method, { type: 'bank_transfer', bank_transfer: { iban: 'x' } }, unknown(`${method}.bank_transfer`)),
+    fieldRow(
+      `${method}.type unknown, with its own object`,
+      method,
+      { type: 'bank_transfer', bank_transfer: { iban: 'x' } },
+      unknown(`${method}.bank_transfer`),
+    ),
     fieldRow(`${method}.type unknown, with a card object`, method, { type: 'bank_transfer', card: CARD_OK }, invalid(`${method}.type`)),
     fieldRow(`${method}.type in upper case`, method, { type: 'CARD', card: CARD_OK }, invalid(`${method}.type`)),
     fieldRow(
@@ -320,11 +352,16 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
     { name: 'phone too short', ...invalid(`${mm}.phone_number`), request: mobile('+25471') },
     { name: 'phone a JSON number', ...invalid(`${mm}.phone_number`), request: mobile(254712345678) },
     { name: 'phone empty', ...invalid(`${mm}.phone_number`), request: mobile('') },
-    { name: 'phone missing', ...missing(`${mm}.phone_number`), request: (ref, ctx) => edit(ctx.valid(ref), method, { type: 'mobile_money', mobile_money: {} }) },
+    {
+      name: 'phone missing',
+      ...missing(`${mm}.phone_number`),
+      request: (ref, ctx) => edit(ctx.valid(ref), method, { type: 'mobile_money', mobile_money: {} }),
+    },
     {
       name: 'mobile_money.provider empty',
       ...invalid(`${mm}.provider`),
-      request: (ref, ctx) => edit(ctx.valid(ref), method, { type: 'mobile_money', mobile_money: { phone_number: '+254712345000', provider: '' } }),
+      request: (ref, ctx) =>
+        edit(ctx.valid(ref), method, { type: 'mobile_money', mobile_money: { phone_number: '+254712345000', provider: '' } }),
     },
 
     // card
@@ -350,11 +387,13 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
         ['card cvc a JSON number', 'cvc', 123],
         ['card holder_name of 101 characters', 'holder_name', 'h'.repeat(101)],
       ] as const
-    ).map(([name, field, value]): Row => ({
-      name,
-      ...invalid(`${card}.${field}`),
-      request: (ref, ctx) => edit(ctx.valid(ref), method, { type: 'card', card: { ...CARD_OK, [field]: value } }),
-    })),
+    ).map(
+      ([name, field, value]): Row => ({
+        name,
+        ...invalid(`${card}.${field}`),
+        request: (ref, ctx) => edit(ctx.valid(ref), method, { type: 'card', card: { ...CARD_OK, [field]: value } }),
+      }),
+    ),
     ...(['number', 'exp_month', 'exp_year', 'cvc'] as const).map(
       (field): Row => ({
         name: `card ${field} missing`,
@@ -397,11 +436,23 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
       'not a url',
       '',
       `https://example.com/${'a'.repeat(3000 - 'https://example.com/'.length)}`,
-    ].map((url) => fieldRow(`callback_url ${url.length > 60 ? `of ${url.length} characters` : JSON.stringify(url)}`, 'callback_url', url, invalid('callback_url'))),
+    ].map((url) =>
+      fieldRow(
+        `callback_url ${url.length > 60 ? `of ${url.length} characters` : JSON.stringify(url)}`,
+        'callback_url',
+        url,
+        invalid('callback_url'),
+      ),
+    ),
     fieldRow('callback_url a JSON number', 'callback_url', 80, invalid('callback_url')),
 
     // metadata
-    fieldRow('metadata with 51 keys', 'metadata', Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), invalid('metadata')),
+    fieldRow(
+      'metadata with 51 keys',
+      'metadata',
+      Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])),
+      invalid('metadata'),
+    ),
     fieldRow('metadata key of 41 characters', 'metadata', { ['k'.repeat(41)]: 'v' }, invalid(`metadata.${'k'.repeat(41)}`)),
     fieldRow('metadata empty key', 'metadata', { '': 'v' }, invalid('metadata.')),
     fieldRow('metadata value of 501 characters', 'metadata', { order_id: 'v'.repeat(501) }, invalid('metadata.order_id')),
@@ -423,7 +474,13 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
 
     // the body
     { name: 'body not JSON', status: 400, code: 'invalid_json', param: null, request: (ref) => raw(`{"reference":"${ref}","amount":`) },
-    { name: 'body JSON with a trailing comma', status: 400, code: 'invalid_json', param: null, request: (ref) => raw(`{"reference":"${ref}",}`) },
+    {
+      name: 'body JSON with a trailing comma',
+      status: 400,
+      code: 'invalid_json',
+      param: null,
+      request: (ref) => raw(`{"reference":"${ref}",}`),
+    },
     { name: 'body empty with content-type JSON', status: 400, code: 'invalid_json', param: null, request: () => raw('') },
     { name: 'body of white space', status: 400, code: 'invalid_json', param: null, request: () => raw('  \n') },
     { name: 'body []', status: 400, code: 'invalid_json', param: null, request: () => raw('[]') },
@@ -450,7 +507,8 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
     {
       name: 'a "__proto__" key in metadata',
       ...invalid('metadata.__proto__'),
-      request: (ref, ctx) => raw(JSON.stringify({ ...ctx.valid(ref), metadata: {} }).replace('"metadata":{}', '"metadata":{"__proto__":"x"}')),
+      request: (ref, ctx) =>
+        raw(JSON.stringify({ ...ctx.valid(ref), metadata: {} }).replace('"metadata":{}', '"metadata":{"__proto__":"x"}')),
     },
     {
       name: `a "__proto__" key in ${method}`,
@@ -469,7 +527,8 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
       status: 415,
       code: 'unsupported_media_type',
       param: null,
-      request: (ref) => raw(new URLSearchParams({ reference: ref, amount: '100.00', currency: 'KES' }).toString(), 'application/x-www-form-urlencoded'),
+      request: (ref) =>
+        raw(new URLSearchParams({ reference: ref, amount: '100.00', currency: 'KES' }).toString(), 'application/x-www-form-urlencoded'),
     },
     {
       name: 'no content-type',
@@ -491,7 +550,8 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
     rows.push({
       name: 'card expired last month',
       ...invalid(`${card}.exp_month`),
-      request: (ref, ctx) => edit(ctx.valid(ref), method, { type: 'card', card: { ...CARD_OK, exp_year: now.getUTCFullYear(), exp_month: now.getUTCMonth() } }),
+      request: (ref, ctx) =>
+        edit(ctx.valid(ref), method, { type: 'card', card: { ...CARD_OK, exp_year: now.getUTCFullYear(), exp_month: now.getUTCMonth() } }),
     });
   }
   return rows;

@@ -29,7 +29,13 @@ export async function createWallet(app: TestApp, merchant: TestMerchant, currenc
 /** A wallet holding `amount` (major units), filled by a card top-up. */
 export async function fundedWallet(app: TestApp, merchant: TestMerchant, amount: string, currency = 'KES'): Promise<string> {
   const walletId = await createWallet(app, merchant, currency);
-  const res = await post(app, merchant, '/v1/topups', { reference: uniqueRef('fund'), amount, currency, wallet_id: walletId, source: cardMethod() });
+  const res = await post(app, merchant, '/v1/topups', {
+    reference: uniqueRef('fund'),
+    amount,
+    currency,
+    wallet_id: walletId,
+    source: cardMethod(),
+  });
   assert.equal(res.statusCode, 201, res.body);
   assert.equal(res.json().status, 'succeeded', res.body);
   return walletId;

@@ -14,7 +14,12 @@ export async function sleep(ms: number): Promise<void> {
 }
 
 /** Polls until `check` returns a truthy value; the message says what did not happen. */
-export async function eventually<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000, stepMs = 25): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 10_000,
+  stepMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -89,7 +94,11 @@ export function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv 
  * by its pid: SIGTERM, then SIGKILL after 10 s.
  */
 export function spawnServer(t: CleanupScope, env: Record<string, string> & { PORT: string }): SpawnedServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: serverEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     if (output.length < 256 * 1024) output += chunk.toString('utf8');

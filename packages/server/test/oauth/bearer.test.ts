@@ -27,7 +27,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** A string of the same length and alphabet as a real token's random part. */
 function sameShape(token: string): string {
   const prefix = /^([a-z]+_)?/.exec(token)![0];
-  let random = randomBytes(64).toString('base64url').slice(0, token.length - prefix.length);
+  let random = randomBytes(64)
+    .toString('base64url')
+    .slice(0, token.length - prefix.length);
   if (random === token.slice(prefix.length)) random = random.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
   return prefix + random;
 }
@@ -111,7 +113,10 @@ describe('token_invalid', () => {
       () => `Bearer ${jwt({ alg: 'none', typ: 'JWT' }, { sub: m.merchantId, merchant_id: m.merchantId, exp: 4_102_444_800 })}`,
     ],
     ['a JWT with alg none and an at_ prefix', () => `Bearer at_${jwt({ alg: 'none' }, { sub: m.merchantId })}`],
-    ['a JWT with alg HS256 and a made-up signature', () => `Bearer ${jwt({ alg: 'HS256', typ: 'JWT' }, { sub: m.merchantId }, 'c2lnbmF0dXJl')}`],
+    [
+      'a JWT with alg HS256 and a made-up signature',
+      () => `Bearer ${jwt({ alg: 'HS256', typ: 'JWT' }, { sub: m.merchantId }, 'c2lnbmF0dXJl')}`,
+    ],
     ['the client secret as a token', () => `Bearer ${m.clientSecret}`],
     ['the client id as a token', () => `Bearer ${m.clientId}`],
     ['the merchant id as a token', () => `Bearer ${m.merchantId}`],
@@ -257,11 +262,7 @@ describe('routes, envelopes and headers', () => {
   });
 
   test('error bodies follow {"error":{type,code,message,request_id}} and request_id equals Request-Id', async () => {
-    const responses = [
-      await getMerchant(app),
-      await getMerchant(app, bearer('garbage')),
-      await getMerchant(app, m.auth, '/v1/unknown'),
-    ];
+    const responses = [await getMerchant(app), await getMerchant(app, bearer('garbage')), await getMerchant(app, m.auth, '/v1/unknown')];
     const ids = new Set<string>();
     for (const response of responses) {
       const body = JSON.parse(response.body);
@@ -315,7 +316,12 @@ describe('routes, envelopes and headers', () => {
     ];
     for (const [contentType, payload] of bodies) {
       for (const headers of [{}, bearer('garbage')]) {
-        const response = await app.inject({ method: 'POST', url: '/v1/payments', headers: { 'content-type': contentType, ...headers }, payload });
+        const response = await app.inject({
+          method: 'POST',
+          url: '/v1/payments',
+          headers: { 'content-type': contentType, ...headers },
+          payload,
+        });
         assertBearerError(response, 'authorization' in headers ? 'token_invalid' : 'token_missing');
       }
     }

@@ -53,7 +53,11 @@ test('no client secret and no access token in the logs of token exchanges and au
     await tokenJson(app, `{"grant_type":"client_credentials","client_id":"${m.clientId}","client_secret":"${m.clientSecret}"`),
     await tokenForm(app, `${new URLSearchParams(grant(m.clientId, m.clientSecret)).toString()}&client_id=again`),
     await app.inject({ method: 'GET', url: `/oauth/token?${new URLSearchParams(grant(m.clientId, m.clientSecret)).toString()}` }),
-    await app.inject({ method: 'POST', url: `/oauth/token?client_secret=${encodeURIComponent(m.clientSecret)}`, payload: grant(m.clientId, 'x') }),
+    await app.inject({
+      method: 'POST',
+      url: `/oauth/token?client_secret=${encodeURIComponent(m.clientSecret)}`,
+      payload: grant(m.clientId, 'x'),
+    }),
   ];
   assert.deepEqual(
     refusals.map((r) => r.statusCode),
@@ -66,7 +70,10 @@ test('no client secret and no access token in the logs of token exchanges and au
   assert.equal((await getMerchant(app, {}, `/v1/merchant?access_token=${m.token}`)).statusCode, 401);
   assert.equal((await getMerchant(app, { authorization: `Bearer ${m.token}x` })).statusCode, 401);
   assert.equal((await getMerchant(app, { authorization: `Bearer ${m.token}` }, `/v1/nope?access_token=${m.token}`)).statusCode, 404);
-  assert.equal((await getMerchant(app, { authorization: `Basic ${Buffer.from(`${m.clientId}:${m.clientSecret}`).toString('base64')}` })).statusCode, 401);
+  assert.equal(
+    (await getMerchant(app, { authorization: `Basic ${Buffer.from(`${m.clientId}:${m.clientSecret}`).toString('base64')}` })).statusCode,
+    401,
+  );
 
   // Failures up to the throttle, with near-miss secrets, then the rotation that revokes.
   for (let i = 0; i < 4; i++) await tokenJson(app, grant(m.clientId, `${m.clientSecret.slice(0, -1)}${i}`));
@@ -74,16 +81,28 @@ test('no client secret and no access token in the logs of token exchanges and au
   assert.ok(rotated.ok);
 
   // A positive control: the capture works and logged objects are redacted, not dropped.
-  app.log.info({ client_secret: m.clientSecret, nested: { access_token: m.token }, headers: { authorization: `Bearer ${m.token}` } }, 'canary');
+  app.log.info(
+    { client_secret: m.clientSecret, nested: { access_token: m.token }, headers: { authorization: `Bearer ${m.token}` } },
+    'canary',
+  );
 
   const output = text();
   const lines = output.split('\n').filter((line) => line !== '');
   assert.ok(lines.length >= 20, `expected request log lines, got ${lines.length}`);
   for (const line of lines) JSON.parse(line);
   const completed = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed');
-  assert.ok(completed.some((entry) => entry.route === '/oauth/token' && entry.status === 200), 'token requests are logged');
-  assert.ok(completed.some((entry) => entry.route === '/v1/merchant' && entry.status === 200), 'merchant requests are logged');
-  assert.ok(completed.every((entry) => typeof entry.request_id === 'string' && entry.request_id.startsWith('req_')), 'log lines carry request_id');
+  assert.ok(
+    completed.some((entry) => entry.route === '/oauth/token' && entry.status === 200),
+    'token requests are logged',
+  );
+  assert.ok(
+    completed.some((entry) => entry.route === '/v1/merchant' && entry.status === 200),
+    'merchant requests are logged',
+  );
+  assert.ok(
+    completed.every((entry) => typeof entry.request_id === 'string' && entry.request_id.startsWith('req_')),
+    'log lines carry request_id',
+  );
   const canary = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'canary');
   assert.ok(canary, 'the canary line was captured');
   assert.equal(canary.client_secret, '[redacted]');
@@ -93,6 +112,8 @@ test('no client secret and no access token in the logs of token exchanges and au
   const secrets = [m.clientSecret, rotated.value.client_secret, ...tokens];
   const hits = secrets.flatMap(forms).filter((needle) => output.includes(needle));
   assert.equal(hits.length, 0, `secrets or tokens found in the logs: ${hits.length}`);
-  const basicHeaders = [basic(m.clientId, m.clientSecret, true), basic(m.clientId, m.clientSecret, false)].map((h) => h.authorization.slice(6));
+  const basicHeaders = [basic(m.clientId, m.clientSecret, true), basic(m.clientId, m.clientSecret, false)].map((h) =>
+    h.authorization.slice(6),
+  );
   assert.equal(basicHeaders.filter((needle) => output.includes(needle)).length, 0, 'no Basic credentials in the logs');
 });

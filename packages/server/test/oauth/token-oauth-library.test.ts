@@ -25,7 +25,14 @@ after(async () => {
 });
 
 async function readMerchant(accessToken: string): Promise<Response> {
-  return oauth.protectedResourceRequest(accessToken, 'GET', new URL(`${base}/v1/merchant`), new Headers({ accept: 'application/json' }), null, insecure);
+  return oauth.protectedResourceRequest(
+    accessToken,
+    'GET',
+    new URL(`${base}/v1/merchant`),
+    new Headers({ accept: 'application/json' }),
+    null,
+    insecure,
+  );
 }
 
 async function fetchToken(clientAuth: oauth.ClientAuth, clientId = m.clientId): Promise<oauth.TokenEndpointResponse> {
@@ -98,7 +105,14 @@ describe('oauth4webapi', () => {
 
   test('another grant type through the library: unsupported_grant_type', async () => {
     const client: oauth.Client = { client_id: m.clientId };
-    const response = await oauth.genericTokenEndpointRequest(as, client, oauth.ClientSecretPost(m.clientSecret), 'password', { username: 'u', password: 'p' }, insecure);
+    const response = await oauth.genericTokenEndpointRequest(
+      as,
+      client,
+      oauth.ClientSecretPost(m.clientSecret),
+      'password',
+      { username: 'u', password: 'p' },
+      insecure,
+    );
     await assert.rejects(oauth.processGenericTokenEndpointResponse(as, client, response), (error: unknown) => {
       assert.ok(error instanceof oauth.ResponseBodyError);
       assert.equal(error.status, 400);
@@ -147,7 +161,12 @@ describe('plain HTTP clients over a real socket', () => {
   });
 
   test('a body over 4 KiB sent chunked (no Content-Length) → 413', async () => {
-    const big = JSON.stringify({ grant_type: 'client_credentials', client_id: m.clientId, client_secret: m.clientSecret, pad: 'x'.repeat(6000) });
+    const big = JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: m.clientId,
+      client_secret: m.clientSecret,
+      pad: 'x'.repeat(6000),
+    });
     const stream = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(big));

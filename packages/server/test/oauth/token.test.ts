@@ -89,12 +89,20 @@ describe('token issued', () => {
   test('Basic with empty client_id / client_secret body fields: sent without a value means omitted (RFC 6749 §3.1)', async () => {
     const m = await merchant();
     const header = basic(m.clientId, m.clientSecret);
-    await assertTokenWorks(assertTokenIssued(await tokenForm(app, 'grant_type=client_credentials&client_id=&client_secret=', header)), m.merchantId);
+    await assertTokenWorks(
+      assertTokenIssued(await tokenForm(app, 'grant_type=client_credentials&client_id=&client_secret=', header)),
+      m.merchantId,
+    );
   });
 
   test('unknown extra fields are ignored (RFC 6749 §3.1): JSON and form', async () => {
     const m = await merchant();
-    const json = await tokenJson(app, { ...grant(m.clientId, m.clientSecret), scope: 'payments', audience: 'x', extra: { nested: [1, 2] } });
+    const json = await tokenJson(app, {
+      ...grant(m.clientId, m.clientSecret),
+      scope: 'payments',
+      audience: 'x',
+      extra: { nested: [1, 2] },
+    });
     await assertTokenWorks(assertTokenIssued(json), m.merchantId);
     const form = await tokenForm(app, { ...grant(m.clientId, m.clientSecret), scope: 'payments', foo: 'bar' });
     await assertTokenWorks(assertTokenIssued(form), m.merchantId);
@@ -122,7 +130,11 @@ describe('token issued', () => {
     const m = await merchant();
     const token = assertTokenIssued(await tokenJson(app, grant(m.clientId, m.clientSecret)));
     for (const needle of [m.clientSecret, m.clientId, m.merchantId]) assert.ok(!token.includes(needle));
-    assert.ok(!Buffer.from(token.replace(/^[a-z]+_/, ''), 'base64url').toString('latin1').includes(m.merchantId));
+    assert.ok(
+      !Buffer.from(token.replace(/^[a-z]+_/, ''), 'base64url')
+        .toString('latin1')
+        .includes(m.merchantId),
+    );
   });
 });
 
@@ -259,14 +271,25 @@ describe('invalid_request', () => {
     const header = basic(m.clientId, m.clientSecret);
     assertOAuthError(await tokenJson(app, grant(m.clientId, m.clientSecret), header), 400, 'invalid_request');
     assertOAuthError(await tokenForm(app, grant(m.clientId, m.clientSecret), header), 400, 'invalid_request');
-    assertOAuthError(await tokenForm(app, { grant_type: 'client_credentials', client_secret: m.clientSecret }, header), 400, 'invalid_request');
+    assertOAuthError(
+      await tokenForm(app, { grant_type: 'client_credentials', client_secret: m.clientSecret }, header),
+      400,
+      'invalid_request',
+    );
     assertOAuthError(await tokenJson(app, { grant_type: 'client_credentials', client_id: m.clientId }, header), 400, 'invalid_request');
     assertOAuthError(await tokenJson(app, { grant_type: 'client_credentials', client_id: null }, header), 400, 'invalid_request');
   });
 });
 
 describe('unsupported_grant_type', () => {
-  for (const grantType of ['authorization_code', 'password', 'refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'CLIENT_CREDENTIALS', 'client_credentials ']) {
+  for (const grantType of [
+    'authorization_code',
+    'password',
+    'refresh_token',
+    'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    'CLIENT_CREDENTIALS',
+    'client_credentials ',
+  ]) {
     test(`grant_type ${JSON.stringify(grantType)} → 400 unsupported_grant_type (JSON, form, Basic)`, async () => {
       const m = await merchant('grant types');
       const stored = await countTokens(app, m.merchantId);
@@ -424,7 +447,11 @@ describe('throttling repeated failures', () => {
     assert.ok(Number(retryAfter) <= 60, `Retry-After ${retryAfter} s is within the one-minute window`);
     // A guess that happens to be right is not confirmed while throttled.
     assertOAuthError(await tokenJson(own, grant(m.clientId, m.clientSecret)), 429, 'too_many_requests');
-    assertOAuthError(await tokenForm(own, { grant_type: 'client_credentials' }, basic(m.clientId, m.clientSecret)), 429, 'too_many_requests');
+    assertOAuthError(
+      await tokenForm(own, { grant_type: 'client_credentials' }, basic(m.clientId, m.clientSecret)),
+      429,
+      'too_many_requests',
+    );
     // Other clients are not affected.
     assertTokenIssued(await tokenJson(own, grant(other.clientId, other.clientSecret)));
     clock.advance(Number(retryAfter) * 1000);

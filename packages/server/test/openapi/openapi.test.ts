@@ -27,7 +27,10 @@ test('GET /openapi.json is the OpenAPI 3.1 contract with OAuth 2.0 client creden
   const oauth = Object.values(doc.components.securitySchemes).find((scheme) => scheme.type === 'oauth2');
   assert.equal(oauth?.flows?.clientCredentials?.tokenUrl, '/oauth/token');
   const oauthName = Object.keys(doc.components.securitySchemes).find((name) => doc.components.securitySchemes[name] === oauth)!;
-  assert.ok(doc.security.some((requirement) => oauthName in requirement), 'operations require the oauth2 scheme by default');
+  assert.ok(
+    doc.security.some((requirement) => oauthName in requirement),
+    'operations require the oauth2 scheme by default',
+  );
 
   const token = doc.paths['/oauth/token']?.post;
   assert.ok(token, 'POST /oauth/token is documented');

@@ -21,7 +21,18 @@ import {
   send,
   storedCounts,
 } from '../helpers/bad-input.ts';
-import { assertLedgerHealthy, cardMethod, createWallet, fundedWallet, get, mobileMethod, paymentBody, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import {
+  assertLedgerHealthy,
+  cardMethod,
+  createWallet,
+  fundedWallet,
+  get,
+  mobileMethod,
+  paymentBody,
+  post,
+  uniqueRef,
+  walletMethod,
+} from '../helpers/factories.ts';
 
 /**
  * Private callback URLs refused (the test default allows them) and KES capped at 1000 major
@@ -47,10 +58,18 @@ after(async () => {
   await app.deps.close();
 });
 
-const ctx = (): RowContext => ({ app, merchant: m, url: '/v1/payments', valid: (ref) => paymentBody({ reference: ref }), fx, listsByReference: true });
+const ctx = (): RowContext => ({
+  app,
+  merchant: m,
+  url: '/v1/payments',
+  valid: (ref) => paymentBody({ reference: ref }),
+  fx,
+  listsByReference: true,
+});
 
 const walletParam = 'payment_method.wallet.wallet_id';
-const withWallet = (walletId: unknown) => (ref: string, c: RowContext) => edit(c.valid(ref), 'payment_method', { type: 'wallet', wallet: { wallet_id: walletId } });
+const withWallet = (walletId: unknown) => (ref: string, c: RowContext) =>
+  edit(c.valid(ref), 'payment_method', { type: 'wallet', wallet: { wallet_id: walletId } });
 const missingWallet = { status: 400, code: 'resource_missing', param: walletParam };
 
 const paymentOnlyRows: Row[] = [
@@ -63,11 +82,23 @@ const paymentOnlyRows: Row[] = [
   { name: 'wallet id of a payment (pay_…)', ...missingWallet, request: withWallet(newId('payment')) },
   { name: 'wallet id well-formed but unknown', ...missingWallet, request: withWallet(newId('wallet')) },
   { name: "wallet id of another merchant's wallet", ...missingWallet, request: (ref, c) => withWallet(c.fx.foreignWallet)(ref, c) },
-  { name: 'wallet id of a wallet in another currency (UGX wallet, KES payment)', ...expect400.invalid(walletParam), request: (ref, c) => withWallet(c.fx.ugxWallet)(ref, c) },
+  {
+    name: 'wallet id of a wallet in another currency (UGX wallet, KES payment)',
+    ...expect400.invalid(walletParam),
+    request: (ref, c) => withWallet(c.fx.ugxWallet)(ref, c),
+  },
   { name: 'wallet id of 65 characters', ...expect400.invalid(walletParam), request: withWallet('w'.repeat(65)) },
   { name: 'wallet id a JSON number', ...expect400.invalid(walletParam), request: withWallet(7) },
-  { name: 'wallet id missing', ...expect400.missing(walletParam), request: (ref, c) => edit(c.valid(ref), 'payment_method', { type: 'wallet', wallet: {} }) },
-  { name: 'type wallet without its object', ...expect400.missing('payment_method.wallet'), request: (ref, c) => edit(c.valid(ref), 'payment_method', { type: 'wallet' }) },
+  {
+    name: 'wallet id missing',
+    ...expect400.missing(walletParam),
+    request: (ref, c) => edit(c.valid(ref), 'payment_method', { type: 'wallet', wallet: {} }),
+  },
+  {
+    name: 'type wallet without its object',
+    ...expect400.missing('payment_method.wallet'),
+    request: (ref, c) => edit(c.valid(ref), 'payment_method', { type: 'wallet' }),
+  },
   {
     name: 'type wallet with a card object',
     ...expect400.missing('payment_method.wallet'),
@@ -89,15 +120,34 @@ describe('the rows are refused for the reason they name: the nearest valid value
     ['amount "0.01" KES', (ref) => paymentBody({ reference: ref, amount: '0.01' })],
     ['amount "1500" UGX', (ref) => paymentBody({ reference: ref, amount: '1500', currency: 'UGX' })],
     ['amount "100000000" UGX (the default maximum)', (ref) => paymentBody({ reference: ref, amount: '100000000', currency: 'UGX' })],
-    ['metadata of 50 keys', (ref) => paymentBody({ reference: ref, metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v'])) })],
-    ['metadata key of 40 and value of 500 characters', (ref) => paymentBody({ reference: ref, metadata: { ['k'.repeat(40)]: 'v'.repeat(500) } })],
-    ['metadata keys "constructor" and "prototype"', (ref) => paymentBody({ reference: ref, metadata: { constructor: 'a', prototype: 'b' } })],
+    [
+      'metadata of 50 keys',
+      (ref) => paymentBody({ reference: ref, metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v'])) }),
+    ],
+    [
+      'metadata key of 40 and value of 500 characters',
+      (ref) => paymentBody({ reference: ref, metadata: { ['k'.repeat(40)]: 'v'.repeat(500) } }),
+    ],
+    [
+      'metadata keys "constructor" and "prototype"',
+      (ref) => paymentBody({ reference: ref, metadata: { constructor: 'a', prototype: 'b' } }),
+    ],
     ['callback_url a public https URL', (ref) => paymentBody({ reference: ref, callback_url: 'https://shop.example/hooks?order=1' })],
     ['description of 255 characters', (ref) => paymentBody({ reference: ref, description: 'd'.repeat(255) })],
-    ['card expiring this month', (ref) => paymentBody({ reference: ref, payment_method: cardMethod({ exp_year: new Date().getUTCFullYear(), exp_month: new Date().getUTCMonth() + 1 }) })],
+    [
+      'card expiring this month',
+      (ref) =>
+        paymentBody({
+          reference: ref,
+          payment_method: cardMethod({ exp_year: new Date().getUTCFullYear(), exp_month: new Date().getUTCMonth() + 1 }),
+        }),
+    ],
     ['card CVC of 4 digits', (ref) => paymentBody({ reference: ref, payment_method: cardMethod({ cvc: '1234' }) })],
     ['body of exactly 16 KiB', (ref) => raw(bodyOfSize(paymentBody({ reference: ref }), KIB_16))],
-    ['content-type application/json; charset=utf-8', (ref) => raw(JSON.stringify(paymentBody({ reference: ref })), 'application/json; charset=utf-8')],
+    [
+      'content-type application/json; charset=utf-8',
+      (ref) => raw(JSON.stringify(paymentBody({ reference: ref })), 'application/json; charset=utf-8'),
+    ],
   ];
   for (const [name, body] of accepted) {
     test(`${name} → 201`, async () => {
@@ -124,20 +174,24 @@ describe('the rows are refused for the reason they name: the nearest valid value
     const res = await post(lenient, merchant, '/v1/payments', paymentBody({ callback_url: 'http://127.0.0.1/x' }));
     assert.equal(res.statusCode, 201, res.body);
     for (const url of ['file:///etc/passwd', 'https://u:p@example.com/']) {
-      assertApiError(await post(lenient, merchant, '/v1/payments', paymentBody({ callback_url: url })), expect400.invalid('callback_url'), url);
+      assertApiError(
+        await post(lenient, merchant, '/v1/payments', paymentBody({ callback_url: url })),
+        expect400.invalid('callback_url'),
+        url,
+      );
     }
   });
 
-  test(
-    'callback_url with a public IPv4 address is accepted',
-    async () => {
-      const res = await post(app, m, '/v1/payments', paymentBody({ callback_url: 'http://93.184.215.14/hooks' }));
-      assert.equal(res.statusCode, 201, res.body);
-    },
-  );
+  test('callback_url with a public IPv4 address is accepted', async () => {
+    const res = await post(app, m, '/v1/payments', paymentBody({ callback_url: 'http://93.184.215.14/hooks' }));
+    assert.equal(res.statusCode, 201, res.body);
+  });
 
   test('a fully qualified "localhost." is refused like "localhost"', async () => {
-    assertApiError(await post(app, m, '/v1/payments', paymentBody({ callback_url: 'http://localhost./x' })), expect400.invalid('callback_url'));
+    assertApiError(
+      await post(app, m, '/v1/payments', paymentBody({ callback_url: 'http://localhost./x' })),
+      expect400.invalid('callback_url'),
+    );
   });
 });
 
@@ -209,7 +263,10 @@ describe('replays and conflicts (api-v1.md §7)', () => {
     assert.deepEqual(second.json(), first.json());
     assert.deepEqual(await storedCounts(app, m.merchantId), before, 'a replay stores nothing');
     const list = (await get(app, m, `/v1/payments?reference=${encodeURIComponent(body.reference)}`)).json();
-    assert.deepEqual(list.data.map((p: { id: string }) => p.id), [first.json().id]);
+    assert.deepEqual(
+      list.data.map((p: { id: string }) => p.id),
+      [first.json().id],
+    );
   });
 
   test('the same card with a different CVC is the same request (the CVC is left out)', async () => {
@@ -257,7 +314,13 @@ describe('replays and conflicts (api-v1.md §7)', () => {
     const payment = await post(app, m, '/v1/payments', paymentBody({ reference }));
     assert.equal(payment.statusCode, 201, payment.body);
     const walletId = await createWallet(app, m);
-    const topup = await post(app, m, '/v1/topups', { reference, amount: '100.00', currency: 'KES', wallet_id: walletId, source: cardMethod() });
+    const topup = await post(app, m, '/v1/topups', {
+      reference,
+      amount: '100.00',
+      currency: 'KES',
+      wallet_id: walletId,
+      source: cardMethod(),
+    });
     assert.equal(topup.statusCode, 201, topup.body);
     assert.notEqual(topup.json().id, payment.json().id);
   });
@@ -270,7 +333,10 @@ describe('replays and conflicts (api-v1.md §7)', () => {
     assert.equal(theirs.statusCode, 201, theirs.body);
     assert.notEqual(mine.json().id, theirs.json().id);
     const listed = (await get(app, m, `/v1/payments?reference=${reference}`)).json().data;
-    assert.deepEqual(listed.map((p: { id: string }) => p.id), [mine.json().id]);
+    assert.deepEqual(
+      listed.map((p: { id: string }) => p.id),
+      [mine.json().id],
+    );
   });
 
   test('a failed business outcome uses the reference up: the replay is the failed object', async () => {

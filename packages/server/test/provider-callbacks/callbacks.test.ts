@@ -24,14 +24,26 @@ after(async () => {
 });
 
 async function pendingPayment(phone = NEVER_SETTLES): Promise<{ id: string; provider_reference: string }> {
-  const res = await post(app, merchant, '/v1/payments', { reference: uniqueRef('cb'), amount: '25.00', currency: 'KES', payment_method: mobileMethod(phone) });
+  const res = await post(app, merchant, '/v1/payments', {
+    reference: uniqueRef('cb'),
+    amount: '25.00',
+    currency: 'KES',
+    payment_method: mobileMethod(phone),
+  });
   assert.equal(res.statusCode, 201, res.body);
   assert.equal(res.json().status, 'pending');
   return res.json();
 }
 
-const success = (p: { id: string; provider_reference: string }): SandboxCallbackBody => ({ idempotency_key: p.id, provider_reference: p.provider_reference, status: 'succeeded' });
-const failure = (p: { id: string; provider_reference: string }, code: SandboxCallbackBody['failure_code'] = 'payer_declined'): SandboxCallbackBody => ({
+const success = (p: { id: string; provider_reference: string }): SandboxCallbackBody => ({
+  idempotency_key: p.id,
+  provider_reference: p.provider_reference,
+  status: 'succeeded',
+});
+const failure = (
+  p: { id: string; provider_reference: string },
+  code: SandboxCallbackBody['failure_code'] = 'payer_declined',
+): SandboxCallbackBody => ({
   idempotency_key: p.id,
   provider_reference: p.provider_reference,
   status: 'failed',
@@ -50,7 +62,11 @@ async function sendSigned(body: SandboxCallbackBody) {
 /** What the callback could have changed: the row, its events, its postings. */
 async function snapshot(id: string) {
   const db = app.deps.db.db;
-  const charge = await db.selectFrom('charges').select(['status', 'failure_code', 'completed_at', 'late_outcome', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const charge = await db
+    .selectFrom('charges')
+    .select(['status', 'failure_code', 'completed_at', 'late_outcome', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const events = await db.selectFrom('events').select('type').where('object_id', '=', id).orderBy('id').execute();
   const postings = await db.selectFrom('ledger_transactions').select('id').where('source_id', '=', id).execute();
   return { charge, events: events.map((e) => e.type), postings: postings.length };
@@ -90,7 +106,13 @@ describe('happy', () => {
 
   test('a success callback for a pending top-up credits the wallet', async () => {
     const walletId = await createWallet(app, merchant);
-    const res = await post(app, merchant, '/v1/topups', { reference: uniqueRef('cbt'), amount: '40.00', currency: 'KES', wallet_id: walletId, source: mobileMethod(NEVER_SETTLES) });
+    const res = await post(app, merchant, '/v1/topups', {
+      reference: uniqueRef('cbt'),
+      amount: '40.00',
+      currency: 'KES',
+      wallet_id: walletId,
+      source: mobileMethod(NEVER_SETTLES),
+    });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal((await sendSigned(success(res.json()))).statusCode, 200);
     assert.equal((await get(app, merchant, `/v1/wallets/${walletId}`)).json().balance, '40.00');
@@ -123,7 +145,10 @@ describe('duplicates and contradictions', () => {
   test('the same success five times, concurrently: all 200, one posting, one succeeded event', async () => {
     const payment = await pendingPayment();
     const results = await Promise.all(Array.from({ length: 5 }, () => sendSigned(success(payment))));
-    assert.deepEqual(results.map((r) => r.statusCode), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      [200, 200, 200, 200, 200],
+    );
     const again = await sendSigned(success(payment));
     assert.equal(again.statusCode, 200);
     const after = await snapshot(payment.id);
@@ -178,9 +203,17 @@ describe('errors', () => {
       ['wrong key', signed.rawBody, { 'content-type': 'application/json', 'sandbox-signature': otherKey }],
       ['tampered body', tampered, signed.headers],
       ['empty', signed.rawBody, { ...signed.headers, 'sandbox-signature': '' }],
-      ['base64 not base64url', signed.rawBody, { ...signed.headers, 'sandbox-signature': createHmac('sha256', 'x').update('y').digest('base64') }],
+      [
+        'base64 not base64url',
+        signed.rawBody,
+        { ...signed.headers, 'sandbox-signature': createHmac('sha256', 'x').update('y').digest('base64') },
+      ],
       ['truncated', signed.rawBody, { ...signed.headers, 'sandbox-signature': signed.headers['sandbox-signature']!.slice(0, 20) }],
-      ['repeated', signed.rawBody, { ...signed.headers, 'sandbox-signature': `${signed.headers['sandbox-signature']}, ${signed.headers['sandbox-signature']}` }],
+      [
+        'repeated',
+        signed.rawBody,
+        { ...signed.headers, 'sandbox-signature': `${signed.headers['sandbox-signature']}, ${signed.headers['sandbox-signature']}` },
+      ],
       ['garbage body, unsigned', '{not json', { 'content-type': 'application/json' }],
     ];
     for (const [name, rawBody, headers] of cases) {
@@ -211,7 +244,10 @@ describe('errors', () => {
 
   test('signed but not a callback: 400; wrong media type: 415; wrong method: 405', async () => {
     const payment = await pendingPayment();
-    const sign = (raw: string) => ({ 'content-type': 'application/json', 'sandbox-signature': createHmac('sha256', callbackKey()).update(raw).digest('base64url') });
+    const sign = (raw: string) => ({
+      'content-type': 'application/json',
+      'sandbox-signature': createHmac('sha256', callbackKey()).update(raw).digest('base64url'),
+    });
     const notJson = await send('{nope', sign('{nope'));
     assert.equal(notJson.statusCode, 400, notJson.body);
     assert.equal(notJson.json().error.code, 'invalid_json');
@@ -223,7 +259,12 @@ describe('errors', () => {
     const noCode = JSON.stringify({ idempotency_key: payment.id, provider_reference: 'sbx_x', status: 'failed' });
     const bad = await send(noCode, sign(noCode));
     assert.equal(bad.statusCode, 400, bad.body);
-    const text = await app.inject({ method: 'POST', url: '/provider-callbacks/sandbox', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/provider-callbacks/sandbox',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     assert.equal(text.statusCode, 415, text.body);
     const wrongMethod = await app.inject({ method: 'GET', url: '/provider-callbacks/sandbox' });
     assert.equal(wrongMethod.statusCode, 405, wrongMethod.body);
@@ -233,7 +274,10 @@ describe('errors', () => {
   test('the sandbox key is derived from the service key (a provider outside the process can sign)', async () => {
     const payment = await pendingPayment();
     const raw = JSON.stringify(success(payment));
-    const headers = { 'content-type': 'application/json', 'sandbox-signature': createHmac('sha256', callbackKey()).update(raw).digest('base64url') };
+    const headers = {
+      'content-type': 'application/json',
+      'sandbox-signature': createHmac('sha256', callbackKey()).update(raw).digest('base64url'),
+    };
     assert.equal((await send(raw, headers)).statusCode, 200);
   });
 });

@@ -32,7 +32,12 @@ test('flag off: 090, 091 and 092 are ordinary successes', async (t) => {
   app.deps.worker.start();
   const merchant = await createTestMerchant(app);
   for (const suffix of ['090', '091', '092']) {
-    const res = await post(app, merchant, '/v1/payments', { reference: uniqueRef(), amount: '10.00', currency: 'KES', payment_method: mobileMethod(`+254712345${suffix}`) });
+    const res = await post(app, merchant, '/v1/payments', {
+      reference: uniqueRef(),
+      amount: '10.00',
+      currency: 'KES',
+      payment_method: mobileMethod(`+254712345${suffix}`),
+    });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().status, 'pending');
     assert.match(res.json().provider_reference, /^sbx_/, `${suffix}: the provider answered`);
@@ -84,7 +89,12 @@ test('flag on: 091 is processed, never answered, never settled: failed expired a
   });
   app.deps.worker.start();
   const merchant = await createTestMerchant(app);
-  const res = await post(app, merchant, '/v1/payments', { reference: uniqueRef(), amount: '10.00', currency: 'KES', payment_method: mobileMethod('+254712345091') });
+  const res = await post(app, merchant, '/v1/payments', {
+    reference: uniqueRef(),
+    amount: '10.00',
+    currency: 'KES',
+    payment_method: mobileMethod('+254712345091'),
+  });
   assert.equal(res.statusCode, 201, res.body);
   assert.equal(res.json().status, 'pending');
   const settled = await waitFor(async () => {

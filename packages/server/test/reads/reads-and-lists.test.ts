@@ -5,7 +5,17 @@ import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
 import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { assertApiError, errorWithoutRequestId, expect400 } from '../helpers/bad-input.ts';
-import { assertLedgerHealthy, cardMethod, fundedWallet, get, mobileMethod, paymentBody, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import {
+  assertLedgerHealthy,
+  cardMethod,
+  fundedWallet,
+  get,
+  mobileMethod,
+  paymentBody,
+  post,
+  uniqueRef,
+  walletMethod,
+} from '../helpers/factories.ts';
 
 interface Listed {
   id: string;
@@ -46,10 +56,26 @@ before(async () => {
     bag.wallets.push(wallet);
     bag.topups.push(...ids((await get(app, merchant, '/v1/topups')).json())); // the funding top-up
     bag.payments.push(await created(await post(app, merchant, '/v1/payments', paymentBody())));
-    bag.payments.push(await created(await post(app, merchant, '/v1/payments', paymentBody({ payment_method: cardMethod({ number: '4000000000000002' }) }))));
-    bag.payments.push(await created(await post(app, merchant, '/v1/payments', paymentBody({ payment_method: mobileMethod('+254712345005') }))));
-    bag.payments.push(await created(await post(app, merchant, '/v1/payments', paymentBody({ amount: '10.00', payment_method: walletMethod(wallet) }))));
-    bag.topups.push(await created(await post(app, merchant, '/v1/topups', { reference: uniqueRef('t'), amount: '5.00', currency: 'KES', wallet_id: wallet, source: mobileMethod('+254712345005') })));
+    bag.payments.push(
+      await created(await post(app, merchant, '/v1/payments', paymentBody({ payment_method: cardMethod({ number: '4000000000000002' }) }))),
+    );
+    bag.payments.push(
+      await created(await post(app, merchant, '/v1/payments', paymentBody({ payment_method: mobileMethod('+254712345005') }))),
+    );
+    bag.payments.push(
+      await created(await post(app, merchant, '/v1/payments', paymentBody({ amount: '10.00', payment_method: walletMethod(wallet) }))),
+    );
+    bag.topups.push(
+      await created(
+        await post(app, merchant, '/v1/topups', {
+          reference: uniqueRef('t'),
+          amount: '5.00',
+          currency: 'KES',
+          wallet_id: wallet,
+          source: mobileMethod('+254712345005'),
+        }),
+      ),
+    );
   }
   myWallet = mine.wallets[0]!;
   theirWallet = theirs.wallets[0]!;
@@ -127,7 +153,8 @@ describe('one object: malformed ids → 404, never 500', () => {
     test(`${base}/{malformed}: ${malformed.length} ids → 404 resource_not_found`, async () => {
       for (const id of malformed) {
         assertApiError(await get(app, m, `${base}/${id}`), notFound, `${base}/${id.slice(0, 40)}`);
-        if (base === '/v1/wallets') assertApiError(await get(app, m, `${base}/${id}/transactions`), notFound, `${id.slice(0, 40)}/transactions`);
+        if (base === '/v1/wallets')
+          assertApiError(await get(app, m, `${base}/${id}/transactions`), notFound, `${id.slice(0, 40)}/transactions`);
       }
     });
   }
@@ -141,19 +168,23 @@ describe('one object: malformed ids → 404, never 500', () => {
   });
 
   test('an id longer than the router allows and a broken percent-encoding are never 5xx', async () => {
-    for (const url of [`/v1/payments/${'x'.repeat(501)}`, `/v1/payments/${'x'.repeat(5000)}`, '/v1/payments/%zz', '/v1/payments/%', '/v1/wallets/%E0%A4%A/transactions']) {
+    for (const url of [
+      `/v1/payments/${'x'.repeat(501)}`,
+      `/v1/payments/${'x'.repeat(5000)}`,
+      '/v1/payments/%zz',
+      '/v1/payments/%',
+      '/v1/wallets/%E0%A4%A/transactions',
+    ]) {
       const res = await get(app, m, url);
       assert.ok(res.statusCode < 500, `${url.slice(0, 40)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       assert.ok(res.statusCode >= 400);
     }
   });
 
-  test(
-    'an id longer than the router allows and a broken percent-encoding → 404 in the error envelope',
-    async () => {
-      for (const url of [`/v1/payments/${'x'.repeat(501)}`, '/v1/payments/%zz']) assertApiError(await get(app, m, url), notFound, url.slice(0, 40));
-    },
-  );
+  test('an id longer than the router allows and a broken percent-encoding → 404 in the error envelope', async () => {
+    for (const url of [`/v1/payments/${'x'.repeat(501)}`, '/v1/payments/%zz'])
+      assertApiError(await get(app, m, url), notFound, url.slice(0, 40));
+  });
 });
 
 const LISTS = ['/v1/payments', '/v1/topups', '/v1/wallets', 'transactions'] as const;
@@ -163,7 +194,8 @@ describe('list parameters', () => {
   const badLimits = ['0', '101', 'abc', '-1', '1.5', '', '%2010', '10%20', '%EF%BC%91%EF%BC%90', '1e1', '0x10', '1000', '%00'];
   for (const list of LISTS) {
     test(`${list}: limit ${badLimits.map((l) => JSON.stringify(l)).join(', ')} → 400 parameter_invalid (limit)`, async () => {
-      for (const limit of badLimits) assertApiError(await get(app, m, `${listUrl(list)}?limit=${limit}`), expect400.invalid('limit'), `limit=${limit}`);
+      for (const limit of badLimits)
+        assertApiError(await get(app, m, `${listUrl(list)}?limit=${limit}`), expect400.invalid('limit'), `limit=${limit}`);
       assertApiError(await get(app, m, `${listUrl(list)}?limit=1&limit=2`), expect400.invalid('limit'), 'limit twice');
     });
 
@@ -177,7 +209,8 @@ describe('list parameters', () => {
     });
 
     test(`${list}: both cursors → 400 parameter_invalid; a cursor of another kind or malformed → 400`, async () => {
-      const kind = list === '/v1/payments' ? 'payment' : list === '/v1/topups' ? 'topup' : list === '/v1/wallets' ? 'wallet' : 'walletTransaction';
+      const kind =
+        list === '/v1/payments' ? 'payment' : list === '/v1/topups' ? 'topup' : list === '/v1/wallets' ? 'wallet' : 'walletTransaction';
       assertApiError(
         await get(app, m, `${listUrl(list)}?starting_after=${newId(kind)}&ending_before=${newId(kind)}`),
         expect400.invalid('ending_before'),
@@ -223,11 +256,17 @@ describe('pagination', () => {
   test('25 payments, limit 10: forward and backward walks without gaps or duplicates, has_more right', async () => {
     const merchant = await createTestMerchant(app, 'Pager');
     const createdIds: string[] = [];
-    for (let i = 0; i < 25; i++) createdIds.push(await created(await post(app, merchant, '/v1/payments', paymentBody({ amount: `${i + 1}.00` }))));
+    for (let i = 0; i < 25; i++)
+      createdIds.push(await created(await post(app, merchant, '/v1/payments', paymentBody({ amount: `${i + 1}.00` }))));
     const expected = [...createdIds].sort().reverse();
     const newestFirst = (await get(app, merchant, '/v1/payments?limit=100')).json().data as Listed[];
-    assert.deepEqual(newestFirst.map((p) => p.id), expected, 'newest first, by id');
-    for (let i = 1; i < newestFirst.length; i++) assert.ok(newestFirst[i - 1]!.created_at >= newestFirst[i]!.created_at, 'created_at never increases');
+    assert.deepEqual(
+      newestFirst.map((p) => p.id),
+      expected,
+      'newest first, by id',
+    );
+    for (let i = 1; i < newestFirst.length; i++)
+      assert.ok(newestFirst[i - 1]!.created_at >= newestFirst[i]!.created_at, 'created_at never increases');
 
     const page = async (query: string) => {
       const res = await get(app, merchant, `/v1/payments?limit=10${query}`);
@@ -246,7 +285,10 @@ describe('pagination', () => {
       if (!p.has_more) break;
       cursor = p.data[p.data.length - 1]!.id;
     }
-    assert.deepEqual(forward.map((p) => p.length), [10, 10, 5]);
+    assert.deepEqual(
+      forward.map((p) => p.length),
+      [10, 10, 5],
+    );
     assert.deepEqual(forwardMore, [true, true, false]);
     assert.deepEqual(forward.flat(), expected);
 
@@ -261,7 +303,10 @@ describe('pagination', () => {
       if (!p.has_more) break;
       cursor = p.data[0]!.id;
     }
-    assert.deepEqual(backward.map((p) => p.length), [4, 10, 10]);
+    assert.deepEqual(
+      backward.map((p) => p.length),
+      [4, 10, 10],
+    );
     assert.deepEqual(backwardMore, [true, true, false]);
     assert.deepEqual(backward.flat(), expected.slice(0, 24), 'every object newer than the oldest, once, in list order');
 
@@ -288,7 +333,10 @@ describe('filters', () => {
     const reference = uniqueRef('Filter');
     const id = await created(await post(app, m, '/v1/payments', paymentBody({ reference })));
     mine.payments.push(id);
-    assert.deepEqual((await list(m, `/v1/payments?reference=${reference}`)).map((p) => p.id), [id]);
+    assert.deepEqual(
+      (await list(m, `/v1/payments?reference=${reference}`)).map((p) => p.id),
+      [id],
+    );
     assert.deepEqual(await list(m, `/v1/payments?reference=${reference.toLowerCase()}`), []);
     assert.deepEqual(await list(m, `/v1/payments?reference=${reference.slice(0, -1)}`), []);
     assert.deepEqual(await list(other, `/v1/payments?reference=${reference}`), [], "another merchant's reference is not found");
@@ -300,20 +348,32 @@ describe('filters', () => {
     for (const status of ['pending', 'succeeded', 'failed']) {
       const got = await list(m, `/v1/payments?limit=100&status=${status}`);
       assert.ok(got.length > 0, `some ${status}`);
-      assert.deepEqual(got.map((p) => p.id), all.filter((p) => p.status === status).map((p) => p.id));
+      assert.deepEqual(
+        got.map((p) => p.id),
+        all.filter((p) => p.status === status).map((p) => p.id),
+      );
     }
     for (const type of ['card', 'mobile_money', 'wallet']) {
       const got = await list(m, `/v1/payments?limit=100&payment_method_type=${type}`);
       assert.ok(got.length > 0, `some ${type}`);
-      assert.deepEqual(got.map((p) => p.id), all.filter((p) => p.payment_method!.type === type).map((p) => p.id));
+      assert.deepEqual(
+        got.map((p) => p.id),
+        all.filter((p) => p.payment_method!.type === type).map((p) => p.id),
+      );
     }
     const both = await list(m, '/v1/payments?limit=100&status=failed&payment_method_type=card');
-    assert.deepEqual(both.map((p) => p.id), all.filter((p) => p.status === 'failed' && p.payment_method!.type === 'card').map((p) => p.id));
+    assert.deepEqual(
+      both.map((p) => p.id),
+      all.filter((p) => p.status === 'failed' && p.payment_method!.type === 'card').map((p) => p.id),
+    );
     assert.ok(both.length > 0);
 
     const topups = await list(m, '/v1/topups?limit=100');
     const mm = await list(m, '/v1/topups?limit=100&payment_method_type=mobile_money');
-    assert.deepEqual(mm.map((t) => t.id), topups.filter((t) => t.source!.type === 'mobile_money').map((t) => t.id));
+    assert.deepEqual(
+      mm.map((t) => t.id),
+      topups.filter((t) => t.source!.type === 'mobile_money').map((t) => t.id),
+    );
     assert.equal(mm.length, 1);
     assert.deepEqual(await list(m, '/v1/topups?payment_method_type=wallet'), []);
   });
@@ -324,15 +384,27 @@ describe('filters', () => {
     const pivot = times[Math.floor(times.length / 2)]!;
     const first = times[0]!;
     const gte = await list(m, `/v1/payments?limit=100&created_gte=${pivot}`);
-    assert.deepEqual(gte.map((p) => p.id), all.filter((p) => p.created_at >= pivot).map((p) => p.id));
+    assert.deepEqual(
+      gte.map((p) => p.id),
+      all.filter((p) => p.created_at >= pivot).map((p) => p.id),
+    );
     const lte = await list(m, `/v1/payments?limit=100&created_lte=${pivot}`);
-    assert.deepEqual(lte.map((p) => p.id), all.filter((p) => p.created_at <= pivot).map((p) => p.id));
+    assert.deepEqual(
+      lte.map((p) => p.id),
+      all.filter((p) => p.created_at <= pivot).map((p) => p.id),
+    );
     const window = await list(m, `/v1/payments?limit=100&created_gte=${first}&created_lte=${pivot}`);
-    assert.deepEqual(window.map((p) => p.id), all.filter((p) => p.created_at >= first && p.created_at <= pivot).map((p) => p.id));
+    assert.deepEqual(
+      window.map((p) => p.id),
+      all.filter((p) => p.created_at >= first && p.created_at <= pivot).map((p) => p.id),
+    );
     // An offset time is the same instant.
     const shifted = new Date(Date.parse(pivot) + 3 * 3600_000).toISOString().replace('Z', '+03:00');
     const withOffset = await list(m, `/v1/payments?limit=100&created_gte=${encodeURIComponent(shifted)}`);
-    assert.deepEqual(withOffset.map((p) => p.id), gte.map((p) => p.id));
+    assert.deepEqual(
+      withOffset.map((p) => p.id),
+      gte.map((p) => p.id),
+    );
     assert.deepEqual(await list(m, '/v1/payments?created_gte=2999-01-01T00:00:00Z'), []);
     assert.deepEqual(await list(m, '/v1/payments?created_lte=2000-01-01T00:00:00Z'), []);
   });

@@ -18,7 +18,19 @@ import {
   fieldRow,
   storedCounts,
 } from '../helpers/bad-input.ts';
-import { CARD_OK, assertLedgerHealthy, cardMethod, createWallet, fundedWallet, get, mobileMethod, paymentBody, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import {
+  CARD_OK,
+  assertLedgerHealthy,
+  cardMethod,
+  createWallet,
+  fundedWallet,
+  get,
+  mobileMethod,
+  paymentBody,
+  post,
+  uniqueRef,
+  walletMethod,
+} from '../helpers/factories.ts';
 
 /** Private callback URLs refused, KES capped at 1000; no worker: card top-ups are final at once. */
 const STRICT_ENV = { PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'false', PURSE_MAX_AMOUNTS: 'KES=1000', PURSE_WORKER: 'false' };
@@ -51,7 +63,14 @@ const topupBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const ctx = (): RowContext => ({ app, merchant: m, url: '/v1/topups', valid: (ref) => topupBody({ reference: ref }), fx, listsByReference: true });
+const ctx = (): RowContext => ({
+  app,
+  merchant: m,
+  url: '/v1/topups',
+  valid: (ref) => topupBody({ reference: ref }),
+  fx,
+  listsByReference: true,
+});
 
 const missingWallet = { status: 400, code: 'resource_missing', param: 'wallet_id' };
 const walletId = (value: unknown) => (ref: string, c: RowContext) => edit(c.valid(ref), 'wallet_id', value);
@@ -59,7 +78,12 @@ const walletId = (value: unknown) => (ref: string, c: RowContext) => edit(c.vali
 const topupOnlyRows: Row[] = [
   // A wallet cannot fund a top-up (api-v1.md §5). With its object, the object is the unknown
   // field (the schema of `source` has no `wallet`); alone, the type is not one of the source types.
-  fieldRow('a wallet source with its wallet object', 'source', walletMethod('wal_01jd6x8v1ffq8v2k3m4n5p6q7r'), expect400.unknown('source.wallet')),
+  fieldRow(
+    'a wallet source with its wallet object',
+    'source',
+    walletMethod('wal_01jd6x8v1ffq8v2k3m4n5p6q7r'),
+    expect400.unknown('source.wallet'),
+  ),
   fieldRow('a wallet source, type alone', 'source', { type: 'wallet' }, expect400.invalid('source.type')),
   fieldRow('payment_method beside source', 'payment_method', cardMethod(), expect400.unknown('payment_method')),
   fieldRow('customer (payments only)', 'customer', { name: 'A' }, expect400.unknown('customer')),
@@ -74,7 +98,11 @@ const topupOnlyRows: Row[] = [
   { name: 'wallet_id a JSON number', ...expect400.invalid('wallet_id'), request: walletId(12) },
   { name: 'wallet_id null', ...expect400.invalid('wallet_id'), request: walletId(null) },
   { name: 'KES top-up into a UGX wallet', ...expect400.invalid('wallet_id'), request: (ref, c) => walletId(c.fx.ugxWallet)(ref, c) },
-  { name: 'UGX top-up into a KES wallet', ...expect400.invalid('wallet_id'), request: (ref, c) => ({ ...c.valid(ref), currency: 'UGX', amount: '100' }) },
+  {
+    name: 'UGX top-up into a KES wallet',
+    ...expect400.invalid('wallet_id'),
+    request: (ref, c) => ({ ...c.valid(ref), currency: 'UGX', amount: '100' }),
+  },
 ];
 const rows = [...chargeRows('source'), ...topupOnlyRows];
 
@@ -181,7 +209,13 @@ describe('replays and conflicts (api-v1.md §7)', () => {
     const reference = uniqueRef('both');
     const theirWallet = await createWallet(app, other);
     assert.equal((await post(app, m, '/v1/topups', topupBody({ reference }))).statusCode, 201);
-    const theirs = await post(app, other, '/v1/topups', { reference, amount: '1.00', currency: 'KES', wallet_id: theirWallet, source: { type: 'card', card: CARD_OK } });
+    const theirs = await post(app, other, '/v1/topups', {
+      reference,
+      amount: '1.00',
+      currency: 'KES',
+      wallet_id: theirWallet,
+      source: { type: 'card', card: CARD_OK },
+    });
     assert.equal(theirs.statusCode, 201, theirs.body);
   });
 });

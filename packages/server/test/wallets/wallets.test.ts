@@ -19,7 +19,17 @@ import {
   raw,
   storedCounts,
 } from '../helpers/bad-input.ts';
-import { assertLedgerHealthy, cardMethod, createWallet, fundedWallet, get, paymentBody, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import {
+  assertLedgerHealthy,
+  cardMethod,
+  createWallet,
+  fundedWallet,
+  get,
+  paymentBody,
+  post,
+  uniqueRef,
+  walletMethod,
+} from '../helpers/factories.ts';
 
 let app: TestApp;
 let m: TestMerchant;
@@ -36,12 +46,25 @@ after(async () => {
   await app.deps.close();
 });
 
-const WALLET_KEYS = ['balance', 'created_at', 'currency', 'holder', 'id', 'livemode', 'metadata', 'object', 'reference', 'status', 'updated_at'];
+const WALLET_KEYS = [
+  'balance',
+  'created_at',
+  'currency',
+  'holder',
+  'id',
+  'livemode',
+  'metadata',
+  'object',
+  'reference',
+  'status',
+  'updated_at',
+];
 const TRANSACTION_KEYS = ['amount', 'balance_after', 'created_at', 'currency', 'id', 'object', 'source_id', 'source_type'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const notFound = { status: 404, code: 'resource_not_found', param: null };
 
-const freeze = (merchant: TestMerchant, id: string, action: 'freeze' | 'unfreeze' = 'freeze') => app.inject({ method: 'POST', url: `/v1/wallets/${id}/${action}`, headers: merchant.auth });
+const freeze = (merchant: TestMerchant, id: string, action: 'freeze' | 'unfreeze' = 'freeze') =>
+  app.inject({ method: 'POST', url: `/v1/wallets/${id}/${action}`, headers: merchant.auth });
 const ids = (list: { data: { id: string }[] }) => list.data.map((o) => o.id);
 
 describe('create', () => {
@@ -71,7 +94,12 @@ describe('create', () => {
   });
 
   test('reference, holder and metadata come back as sent; absent holder fields are null', async () => {
-    const body = { currency: 'KES', reference: uniqueRef('wal'), holder: { name: 'Amina', phone_number: '+254712345678' }, metadata: { customer_id: 'c-1' } };
+    const body = {
+      currency: 'KES',
+      reference: uniqueRef('wal'),
+      holder: { name: 'Amina', phone_number: '+254712345678' },
+      metadata: { customer_id: 'c-1' },
+    };
     const res = await post(app, m, '/v1/wallets', body);
     assert.equal(res.statusCode, 201, res.body);
     const wallet = res.json();
@@ -117,7 +145,14 @@ describe('create', () => {
   });
 });
 
-const ctx = (): RowContext => ({ app, merchant: m, url: '/v1/wallets', valid: (ref) => ({ currency: 'KES', reference: ref }), fx: {}, listsByReference: false });
+const ctx = (): RowContext => ({
+  app,
+  merchant: m,
+  url: '/v1/wallets',
+  valid: (ref) => ({ currency: 'KES', reference: ref }),
+  fx: {},
+  listsByReference: false,
+});
 const { invalid, missing, unknown } = expect400;
 
 const createRows: Row[] = [
@@ -131,11 +166,13 @@ const createRows: Row[] = [
   fieldRow('reference of 129 characters', 'reference', 'r'.repeat(129), invalid('reference'), { refStaysFree: false }),
   fieldRow('reference a number', 'reference', 7, invalid('reference'), { refStaysFree: false }),
   fieldRow('reference null', 'reference', null, invalid('reference'), { refStaysFree: false }),
-  ...['\u0000', '\u0007', '\u001b'].map((char): Row => ({
-    name: `reference with U+${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    ...invalid('reference'),
-    request: (ref) => ({ currency: 'KES', reference: `${ref}${char}` }),
-  })),
+  ...['\u0000', '\u0007', '\u001b'].map(
+    (char): Row => ({
+      name: `reference with U+${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ...invalid('reference'),
+      request: (ref) => ({ currency: 'KES', reference: `${ref}${char}` }),
+    }),
+  ),
   { name: 'reference with a leading space', ...invalid('reference'), request: (ref) => ({ currency: 'KES', reference: ` ${ref}` }) },
   { name: 'reference with a trailing space', ...invalid('reference'), request: (ref) => ({ currency: 'KES', reference: `${ref} ` }) },
   fieldRow('holder.email not an email', 'holder', { email: 'nope' }, invalid('holder.email')),
@@ -144,19 +181,32 @@ const createRows: Row[] = [
   fieldRow('holder.name of 201 characters', 'holder', { name: 'n'.repeat(201) }, invalid('holder.name')),
   fieldRow('holder with an unknown field', 'holder', { national_id: '1' }, unknown('holder.national_id')),
   fieldRow('holder a string', 'holder', 'Amina', invalid('holder')),
-  fieldRow('metadata with 51 keys', 'metadata', Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), invalid('metadata')),
+  fieldRow(
+    'metadata with 51 keys',
+    'metadata',
+    Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])),
+    invalid('metadata'),
+  ),
   fieldRow('metadata key of 41 characters', 'metadata', { ['k'.repeat(41)]: 'v' }, invalid(`metadata.${'k'.repeat(41)}`)),
   fieldRow('metadata value of 501 characters', 'metadata', { k: 'v'.repeat(501) }, invalid('metadata.k')),
   fieldRow('metadata nested object', 'metadata', { k: { a: 'b' } }, invalid('metadata.k')),
   fieldRow('metadata number value', 'metadata', { k: 1 }, invalid('metadata.k')),
-  ...['id', 'object', 'balance', 'status', 'merchant_id', 'livemode', 'created_at'].map((field) => fieldRow(`read-only field ${field}`, field, 'x', unknown(field))),
+  ...['id', 'object', 'balance', 'status', 'merchant_id', 'livemode', 'created_at'].map((field) =>
+    fieldRow(`read-only field ${field}`, field, 'x', unknown(field)),
+  ),
   fieldRow('unknown field amount', 'amount', '100.00', unknown('amount')),
   { name: 'body not JSON', status: 400, code: 'invalid_json', param: null, request: () => raw('{"currency":') },
   { name: 'body empty with content-type JSON', status: 400, code: 'invalid_json', param: null, request: () => raw('') },
   { name: 'body []', status: 400, code: 'invalid_json', param: null, request: () => raw('[]') },
   { name: 'body null', status: 400, code: 'invalid_json', param: null, request: () => raw('null') },
   { name: 'body a JSON string', status: 400, code: 'invalid_json', param: null, request: () => raw('"KES"') },
-  { name: 'body of 16 KiB + 1 byte', status: 413, code: 'payload_too_large', param: null, request: (ref) => raw(bodyOfSize({ currency: 'KES', reference: ref }, KIB_16 + 1)) },
+  {
+    name: 'body of 16 KiB + 1 byte',
+    status: 413,
+    code: 'payload_too_large',
+    param: null,
+    request: (ref) => raw(bodyOfSize({ currency: 'KES', reference: ref }, KIB_16 + 1)),
+  },
   {
     name: 'metadata nested 100 levels',
     ...invalid(['metadata', ...Array<string>(16).fill('a')].join('.')),
@@ -166,10 +216,30 @@ const createRows: Row[] = [
       return { currency: 'KES', reference: ref, metadata: value };
     },
   },
-  { name: 'a "__proto__" key', ...invalid('__proto__'), request: (ref) => raw(`{"__proto__":{"status":"inactive"},"currency":"KES","reference":"${ref}"}`) },
-  { name: 'a "__proto__" key in holder', ...invalid('holder.__proto__'), request: (ref) => raw(`{"currency":"KES","reference":"${ref}","holder":{"__proto__":{}}}`) },
-  { name: 'content-type text/plain', status: 415, code: 'unsupported_media_type', param: null, request: (ref) => raw(JSON.stringify({ currency: 'KES', reference: ref }), 'text/plain') },
-  { name: 'content-type form-encoded', status: 415, code: 'unsupported_media_type', param: null, request: (ref) => raw(`currency=KES&reference=${ref}`, 'application/x-www-form-urlencoded') },
+  {
+    name: 'a "__proto__" key',
+    ...invalid('__proto__'),
+    request: (ref) => raw(`{"__proto__":{"status":"inactive"},"currency":"KES","reference":"${ref}"}`),
+  },
+  {
+    name: 'a "__proto__" key in holder',
+    ...invalid('holder.__proto__'),
+    request: (ref) => raw(`{"currency":"KES","reference":"${ref}","holder":{"__proto__":{}}}`),
+  },
+  {
+    name: 'content-type text/plain',
+    status: 415,
+    code: 'unsupported_media_type',
+    param: null,
+    request: (ref) => raw(JSON.stringify({ currency: 'KES', reference: ref }), 'text/plain'),
+  },
+  {
+    name: 'content-type form-encoded',
+    status: 415,
+    code: 'unsupported_media_type',
+    param: null,
+    request: (ref) => raw(`currency=KES&reference=${ref}`, 'application/x-www-form-urlencoded'),
+  },
 ];
 
 describe('create: bad input, one field at a time (nothing stored, reference still free)', () => {
@@ -287,7 +357,12 @@ describe('freeze and unfreeze', () => {
     assertApiError(await post(app, m, `/v1/wallets/${id}/freeze`, { reason: 'fraud' }), unknown('reason'));
     assertApiError(await app.inject({ method: 'POST', url: `/v1/wallets/${id}/freeze?reason=x`, headers: m.auth }), unknown('reason'));
     assertApiError(
-      await app.inject({ method: 'POST', url: `/v1/wallets/${id}/freeze`, headers: { ...m.auth, 'content-type': 'text/plain' }, payload: 'x' }),
+      await app.inject({
+        method: 'POST',
+        url: `/v1/wallets/${id}/freeze`,
+        headers: { ...m.auth, 'content-type': 'text/plain' },
+        payload: 'x',
+      }),
       { status: 415, code: 'unsupported_media_type', param: null },
     );
     assert.equal((await get(app, m, `/v1/wallets/${id}`)).json().status, 'active');
@@ -299,7 +374,13 @@ describe('freeze and unfreeze', () => {
     const payment = await post(app, m, '/v1/payments', paymentBody({ amount: '10.00', payment_method: walletMethod(id) }));
     assert.equal(payment.statusCode, 201, payment.body);
     assert.equal(payment.json().failure.code, 'wallet_inactive');
-    const topup = await post(app, m, '/v1/topups', { reference: uniqueRef('t'), amount: '10.00', currency: 'KES', wallet_id: id, source: cardMethod() });
+    const topup = await post(app, m, '/v1/topups', {
+      reference: uniqueRef('t'),
+      amount: '10.00',
+      currency: 'KES',
+      wallet_id: id,
+      source: cardMethod(),
+    });
     assert.equal(topup.statusCode, 201, topup.body);
     assert.equal(topup.json().failure.code, 'wallet_inactive');
     assert.equal((await get(app, m, `/v1/wallets/${id}`)).json().balance, '100.00');
@@ -313,7 +394,13 @@ describe('freeze and unfreeze', () => {
 describe('transactions', () => {
   test('the ledger entries of the wallet, newest first, signed, with balance_after and the source', async () => {
     const id = await createWallet(app, m);
-    const topup = await post(app, m, '/v1/topups', { reference: uniqueRef('t'), amount: '500.00', currency: 'KES', wallet_id: id, source: cardMethod() });
+    const topup = await post(app, m, '/v1/topups', {
+      reference: uniqueRef('t'),
+      amount: '500.00',
+      currency: 'KES',
+      wallet_id: id,
+      source: cardMethod(),
+    });
     assert.equal(topup.json().status, 'succeeded', topup.body);
     const payment = await post(app, m, '/v1/payments', paymentBody({ amount: '200.00', payment_method: walletMethod(id) }));
     assert.equal(payment.json().status, 'succeeded', payment.body);
@@ -390,20 +477,39 @@ describe('transactions', () => {
 });
 
 describe('balance', () => {
-  test("a new merchant has nothing collected; then card and wallet payments count, top-ups and failures do not", async () => {
+  test('a new merchant has nothing collected; then card and wallet payments count, top-ups and failures do not', async () => {
     const merchant = await createTestMerchant(app, 'Balance');
     const empty = await get(app, merchant, '/v1/balance');
     assert.equal(empty.statusCode, 200, empty.body);
     assert.equal(empty.json().object, 'balance');
     assert.equal(empty.json().livemode, false);
     assert.ok(Array.isArray(empty.json().available));
-    assert.ok(empty.json().available.every((a: { amount: string }) => /^0(\.0+)?$/.test(a.amount)), empty.body);
+    assert.ok(
+      empty.json().available.every((a: { amount: string }) => /^0(\.0+)?$/.test(a.amount)),
+      empty.body,
+    );
 
     const wallet = await fundedWallet(app, merchant, '500.00');
     assert.equal((await post(app, merchant, '/v1/payments', paymentBody({ amount: '100.00' }))).json().status, 'succeeded');
-    assert.equal((await post(app, merchant, '/v1/payments', paymentBody({ amount: '30.00', payment_method: walletMethod(wallet) }))).json().status, 'succeeded');
-    assert.equal((await post(app, merchant, '/v1/payments', paymentBody({ amount: '9.00', payment_method: cardMethod({ number: '4000000000000002' }) }))).json().status, 'failed');
-    assert.equal((await post(app, merchant, '/v1/payments', paymentBody({ amount: '999.00', payment_method: walletMethod(wallet) }))).json().status, 'failed');
+    assert.equal(
+      (await post(app, merchant, '/v1/payments', paymentBody({ amount: '30.00', payment_method: walletMethod(wallet) }))).json().status,
+      'succeeded',
+    );
+    assert.equal(
+      (
+        await post(
+          app,
+          merchant,
+          '/v1/payments',
+          paymentBody({ amount: '9.00', payment_method: cardMethod({ number: '4000000000000002' }) }),
+        )
+      ).json().status,
+      'failed',
+    );
+    assert.equal(
+      (await post(app, merchant, '/v1/payments', paymentBody({ amount: '999.00', payment_method: walletMethod(wallet) }))).json().status,
+      'failed',
+    );
     assert.equal((await post(app, merchant, '/v1/payments', paymentBody({ amount: '1500', currency: 'UGX' }))).json().status, 'succeeded');
     // Another merchant's takings are not ours.
     await post(app, other, '/v1/payments', paymentBody({ amount: '77.00' }));

@@ -48,7 +48,9 @@ test('kill -9 of the server during deliveries loses no event', { timeout: 110_00
     PURSE_SECRET_KEY: TEST_ENV.PURSE_SECRET_KEY!,
     PURSE_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
     PURSE_WEBHOOK_RETRY_SCHEDULE_S: '0.2,0.5,1,2,4,8',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl, PURSE_BOOTSTRAP_MERCHANT: 'false' } : { DATA_DIR: dataDir!, PURSE_BOOTSTRAP_MERCHANT: 'true' }),
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl, PURSE_BOOTSTRAP_MERCHANT: 'false' }
+      : { DATA_DIR: dataDir!, PURSE_BOOTSTRAP_MERCHANT: 'true' }),
   });
 
   const receiver = await startReceiver();
@@ -79,7 +81,11 @@ test('kill -9 of the server during deliveries loses no event', { timeout: 110_00
       );
   } else {
     // The bootstrap merchant of a new embedded database, printed once on stdout.
-    const out = await eventually('bootstrap credentials printed', () => /client_secret:\s+(\S+)/.test(server.output()) && server.output(), 30_000);
+    const out = await eventually(
+      'bootstrap credentials printed',
+      () => /client_secret:\s+(\S+)/.test(server.output()) && server.output(),
+      30_000,
+    );
     const clientId = /client_id:\s+(\S+)/.exec(out)![1]!;
     const clientSecret = /client_secret:\s+(\S+)/.exec(out)![1]!;
     merchantId = /merchant_id:\s+(\S+)/.exec(out)![1]!;
@@ -112,7 +118,12 @@ test('kill -9 of the server during deliveries loses no event', { timeout: 110_00
     3,
     (i) => create(i, api),
   );
-  await eventually('deliveries in flight', () => receiver.received.length >= 10 && receiver.received.some((r) => r.status === undefined), 20_000, 5);
+  await eventually(
+    'deliveries in flight',
+    () => receiver.received.length >= 10 && receiver.received.some((r) => r.status === undefined),
+    20_000,
+    5,
+  );
   // The second half starts; the server is killed while it runs.
   const second = parallel(
     Array.from({ length: PAYMENTS - half }, (_, i) => half + i),
@@ -143,10 +154,14 @@ test('kill -9 of the server during deliveries loses no event', { timeout: 110_00
   const finals = await eventually(
     'every payment final',
     async () => {
-      const list = await Promise.all(bodies.map(async (b) => (await api.get(`/v1/payments?reference=${encodeURIComponent(b.reference)}`)).body.data[0]));
+      const list = await Promise.all(
+        bodies.map(async (b) => (await api.get(`/v1/payments?reference=${encodeURIComponent(b.reference)}`)).body.data[0]),
+      );
       if (Date.now() - lastRetry > 2_000) {
         lastRetry = Date.now();
-        await Promise.all(list.map((p, i) => (p?.status === 'pending' && p.payment_method.type === 'card' ? api.post('/v1/payments', bodies[i]) : null)));
+        await Promise.all(
+          list.map((p, i) => (p?.status === 'pending' && p.payment_method.type === 'card' ? api.post('/v1/payments', bodies[i]) : null)),
+        );
       }
       return list.every((p) => p && p.status !== 'pending') ? list : null;
     },
@@ -185,7 +200,8 @@ test('kill -9 of the server during deliveries loses no event', { timeout: 110_00
     500,
   );
   const counts = new Map<string, number>();
-  for (const r of receiver.received.filter((x) => x.ok)) counts.set(`${webhookId(r)} ${r.path}`, (counts.get(`${webhookId(r)} ${r.path}`) ?? 0) + 1);
+  for (const r of receiver.received.filter((x) => x.ok))
+    counts.set(`${webhookId(r)} ${r.path}`, (counts.get(`${webhookId(r)} ${r.path}`) ?? 0) + 1);
   figures(t, `crash (${databaseUrl ? 'postgres' : 'pglite'})`, {
     payments: PAYMENTS,
     ackedBeforeKill,

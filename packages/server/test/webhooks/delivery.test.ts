@@ -9,7 +9,18 @@ import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';
 import { type TestApp, createTestMerchant } from '../helpers/app.ts';
 import { cardMethod, mobileMethod, uniqueRef, walletMethod } from '../helpers/factories.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { type Api, allEvents, eventually, figures, injectApi, useFileApp, usePrivatePostgres, verifies, verifyReceipt, webhookId } from './support.ts';
+import {
+  type Api,
+  allEvents,
+  eventually,
+  figures,
+  injectApi,
+  useFileApp,
+  usePrivatePostgres,
+  verifies,
+  verifyReceipt,
+  webhookId,
+} from './support.ts';
 
 usePrivatePostgres();
 const fileApp = useFileApp({ env: { PURSE_WEBHOOK_RETRY_SCHEDULE_S: '0.05,0.05,0.1' } });
@@ -34,7 +45,14 @@ async function setup(t: TestContext): Promise<Setup> {
   t.after(() => receiver.close());
   const callbackSecret = (await revealMerchantSigningSecret(app.deps.db.db, app.deps.encryptionKey, app.deps.clock, merchant.merchantId))!;
   assert.ok(callbackSecret.startsWith('whsec_'));
-  return { app, api: injectApi(app, merchant.auth), merchantId: merchant.merchantId, receiver, callbackSecret, callbackUrl: `${receiver.base}/callback` };
+  return {
+    app,
+    api: injectApi(app, merchant.auth),
+    merchantId: merchant.merchantId,
+    receiver,
+    callbackSecret,
+    callbackUrl: `${receiver.base}/callback`,
+  };
 }
 
 async function createEndpoint(api: Api, url: string, events?: string[]): Promise<{ id: string; secret: string; [k: string]: unknown }> {
@@ -91,15 +109,50 @@ test('every settled payment and top-up (card, mobile money, wallet; succeeded an
     objects.push({ path: `/v1/${kind}s/${obj.id}`, kind, label, expect, ...(failure ? { failure } : {}) });
   };
   await add('topup', 'topup card succeeded', { amount: '500.00', wallet_id: wallet, source: cardMethod() }, 'succeeded');
-  await add('topup', 'topup card failed', { amount: '5.00', wallet_id: wallet, source: cardMethod({ number: DECLINED }) }, 'failed', 'card_declined');
-  await add('topup', 'topup mobile money succeeded', { amount: '7.00', wallet_id: wallet, source: mobileMethod('+254712345000') }, 'succeeded');
-  await add('topup', 'topup mobile money failed', { amount: '8.00', wallet_id: wallet, source: mobileMethod('+254712345001') }, 'failed', 'insufficient_funds');
+  await add(
+    'topup',
+    'topup card failed',
+    { amount: '5.00', wallet_id: wallet, source: cardMethod({ number: DECLINED }) },
+    'failed',
+    'card_declined',
+  );
+  await add(
+    'topup',
+    'topup mobile money succeeded',
+    { amount: '7.00', wallet_id: wallet, source: mobileMethod('+254712345000') },
+    'succeeded',
+  );
+  await add(
+    'topup',
+    'topup mobile money failed',
+    { amount: '8.00', wallet_id: wallet, source: mobileMethod('+254712345001') },
+    'failed',
+    'insufficient_funds',
+  );
   await add('payment', 'payment card succeeded', { amount: '10.00', payment_method: cardMethod() }, 'succeeded');
-  await add('payment', 'payment card failed', { amount: '11.00', payment_method: cardMethod({ number: DECLINED }) }, 'failed', 'card_declined');
+  await add(
+    'payment',
+    'payment card failed',
+    { amount: '11.00', payment_method: cardMethod({ number: DECLINED }) },
+    'failed',
+    'card_declined',
+  );
   await add('payment', 'payment mobile money succeeded', { amount: '12.00', payment_method: mobileMethod('+254712345000') }, 'succeeded');
-  await add('payment', 'payment mobile money failed', { amount: '13.00', payment_method: mobileMethod('+254712345002') }, 'failed', 'payer_declined');
+  await add(
+    'payment',
+    'payment mobile money failed',
+    { amount: '13.00', payment_method: mobileMethod('+254712345002') },
+    'failed',
+    'payer_declined',
+  );
   await add('payment', 'payment wallet succeeded', { amount: '14.00', payment_method: walletMethod(wallet) }, 'succeeded');
-  await add('payment', 'payment wallet failed', { amount: '99999.00', payment_method: walletMethod(wallet) }, 'failed', 'insufficient_funds');
+  await add(
+    'payment',
+    'payment wallet failed',
+    { amount: '99999.00', payment_method: walletMethod(wallet) },
+    'failed',
+    'insufficient_funds',
+  );
 
   const finals = new Map<string, any>();
   for (const o of objects) {
@@ -115,12 +168,17 @@ test('every settled payment and top-up (card, mobile money, wallet; succeeded an
     return list.length === objects.length * 2 ? list : null;
   });
   const okAt = (path: string, id: string) => receiver.received.filter((r) => r.ok && r.path === path && webhookId(r) === id);
-  await eventually('every event received at the endpoint and at the callback_url', () => events.every((e) => okAt('/endpoint', e.id).length > 0 && okAt('/callback', e.id).length > 0));
+  await eventually('every event received at the endpoint and at the callback_url', () =>
+    events.every((e) => okAt('/endpoint', e.id).length > 0 && okAt('/callback', e.id).length > 0),
+  );
   await drained(app, merchantId);
 
   for (const o of objects) {
     const obj = finals.get(o.path.split('/').pop()!);
-    const types = events.filter((e) => e.data.object.id === obj.id).map((e) => e.type).sort();
+    const types = events
+      .filter((e) => e.data.object.id === obj.id)
+      .map((e) => e.type)
+      .sort();
     assert.deepEqual(types, [`${o.kind}.created`, `${o.kind}.${o.expect}`].sort(), o.label);
     const outcome = events.find((e) => e.data.object.id === obj.id && e.type === `${o.kind}.${o.expect}`)!;
     assert.equal((outcome.data.object as any).status, o.expect, `${o.label}: the event carries the settled object`);
@@ -167,7 +225,9 @@ test('retries keep the event id and the bytes; GET /v1/events/{id}/deliveries sh
   assert.equal(pay.status, 'succeeded');
   const [succeeded] = await allEvents(api, '&type=payment.succeeded');
   assert.ok(succeeded);
-  await eventually('delivered after two 500s', () => receiver.received.some((r) => r.ok && r.path === '/endpoint' && webhookId(r) === succeeded.id));
+  await eventually('delivered after two 500s', () =>
+    receiver.received.some((r) => r.ok && r.path === '/endpoint' && webhookId(r) === succeeded.id),
+  );
   await drained(app, merchantId);
 
   const attempts = receiver.received.filter((r) => r.path === '/endpoint' && webhookId(r) === succeeded.id);
@@ -204,7 +264,10 @@ test('retries keep the event id and the bytes; GET /v1/events/{id}/deliveries sh
     ],
   );
   for (const a of [...toEndpoint.attempts, ...toCallback.attempts]) {
-    assert.ok(Number.isInteger(a.latency_ms) && a.latency_ms >= 25 && a.latency_ms < 5_000, `latency ${a.latency_ms} ms covers the receiver's 30 ms`);
+    assert.ok(
+      Number.isInteger(a.latency_ms) && a.latency_ms >= 25 && a.latency_ms < 5_000,
+      `latency ${a.latency_ms} ms covers the receiver's 30 ms`,
+    );
     assert.ok(!Number.isNaN(Date.parse(a.attempted_at)));
   }
   assert.equal(toCallback.url, callbackUrl);
@@ -215,7 +278,11 @@ test('retries keep the event id and the bytes; GET /v1/events/{id}/deliveries sh
   );
   const cbReceipt = receiver.received.find((r) => r.path === '/callback' && webhookId(r) === succeeded.id)!;
   assert.equal(verifyReceipt(cbReceipt, callbackSecret).id, succeeded.id);
-  figures(t, 'retries', { attempts: attempts.length, statuses: attempts.map((a) => a.status), latencies: toEndpoint.attempts.map((a: any) => a.latency_ms) });
+  figures(t, 'retries', {
+    attempts: attempts.length,
+    statuses: attempts.map((a) => a.status),
+    latencies: toEndpoint.attempts.map((a: any) => a.latency_ms),
+  });
 });
 
 test("an endpoint subscribed to ['payment.succeeded'] receives only those; one without events receives all", async (t) => {
@@ -229,13 +296,20 @@ test("an endpoint subscribed to ['payment.succeeded'] receives only those; one w
   await created(api, '/v1/topups', { amount: '3.00', wallet_id: wallet, source: cardMethod() });
   const events = await allEvents(api);
   assert.equal(events.length, 6);
-  await eventually('the all-events endpoint has all six', () => new Set(receiver.received.filter((r) => r.ok && r.path === '/all').map(webhookId)).size === 6);
+  await eventually(
+    'the all-events endpoint has all six',
+    () => new Set(receiver.received.filter((r) => r.ok && r.path === '/all').map(webhookId)).size === 6,
+  );
   await drained(app, merchantId);
   const onlyReceived = receiver.received.filter((r) => r.path === '/only');
   assert.equal(onlyReceived.length, 1);
   assert.equal(verifyReceipt(onlyReceived[0]!, only.secret).type, 'payment.succeeded');
   for (const r of receiver.received.filter((x) => x.path === '/all')) verifyReceipt(r, all.secret);
-  figures(t, 'subscriptions', { events: events.length, only: onlyReceived.length, all: receiver.received.filter((r) => r.path === '/all').length });
+  figures(t, 'subscriptions', {
+    events: events.length,
+    only: onlyReceived.length,
+    all: receiver.received.filter((r) => r.path === '/all').length,
+  });
 });
 
 test('GET /v1/events filters by type and object_id; GET /v1/events/{id}; another merchant gets 404', async (t) => {

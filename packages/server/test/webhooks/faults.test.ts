@@ -10,7 +10,20 @@ import { createDeliveryWorker, nextAttemptAt } from '../../src/webhooks/worker.t
 import { type TestApp, createTestMerchant, manualClock } from '../helpers/app.ts';
 import { cardMethod, mobileMethod, uniqueRef } from '../helpers/factories.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
-import { type Api, allEvents, eventually, figures, freePort, injectApi, parallel, sleep, useFileApp, usePrivatePostgres, verifyReceipt, webhookId } from './support.ts';
+import {
+  type Api,
+  allEvents,
+  eventually,
+  figures,
+  freePort,
+  injectApi,
+  parallel,
+  sleep,
+  useFileApp,
+  usePrivatePostgres,
+  verifyReceipt,
+  webhookId,
+} from './support.ts';
 
 // Waits grow threefold (even with ±20 % jitter each is longer than the one before): 5 attempts
 // in all, the last about 4 s after the first.
@@ -49,7 +62,13 @@ async function endpoint(api: Api, url: string): Promise<{ id: string; secret: st
 }
 
 async function pay(api: Api, body: Record<string, unknown> = {}) {
-  const res = await api.post('/v1/payments', { reference: uniqueRef('fault'), amount: '10.00', currency: 'KES', payment_method: cardMethod(), ...body });
+  const res = await api.post('/v1/payments', {
+    reference: uniqueRef('fault'),
+    amount: '10.00',
+    currency: 'KES',
+    payment_method: cardMethod(),
+    ...body,
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -89,10 +108,12 @@ async function allFinal(app: TestApp, merchantId: string, timeoutMs = 15_000) {
 /** At-least-once: every event of GET /v1/events has a successful receipt at each given path. */
 function assertEveryEventReceived(events: { id: string }[], r: Receiver, paths: string[]) {
   const missing: string[] = [];
-  for (const e of events) for (const p of paths) if (!r.received.some((x) => x.ok && x.path === p && webhookId(x) === e.id)) missing.push(`${e.id} ${p}`);
+  for (const e of events)
+    for (const p of paths) if (!r.received.some((x) => x.ok && x.path === p && webhookId(x) === e.id)) missing.push(`${e.id} ${p}`);
   assert.deepEqual(missing, [], 'events never delivered');
   const counts = new Map<string, number>();
-  for (const x of r.received.filter((y) => y.ok)) counts.set(`${webhookId(x)} ${x.path}`, (counts.get(`${webhookId(x)} ${x.path}`) ?? 0) + 1);
+  for (const x of r.received.filter((y) => y.ok))
+    counts.set(`${webhookId(x)} ${x.path}`, (counts.get(`${webhookId(x)} ${x.path}`) ?? 0) + 1);
   return { lost: missing.length, duplicates: [...counts.values()].filter((n) => n > 1).length };
 }
 
@@ -188,7 +209,13 @@ test('receiver answering 500, then 200: retried with the same event id and bytes
     for (const x of receipts) assert.equal(verifyReceipt(x, ep.secret).id, e.id);
   }
   const { lost, duplicates } = assertEveryEventReceived(events, r, ['/endpoint']);
-  figures(t, '500 then 200', { events: events.length, deliveries: rows.length, attempts: rows.reduce((n, d) => n + d.tries.length, 0), lost, duplicates });
+  figures(t, '500 then 200', {
+    events: events.length,
+    deliveries: rows.length,
+    attempts: rows.reduce((n, d) => n + d.tries.length, 0),
+    lost,
+    duplicates,
+  });
 });
 
 test('a receiver slower than PURSE_WEBHOOK_TIMEOUT_MS: the attempt is recorded with an error and retried', async (t) => {
@@ -218,7 +245,12 @@ test('a receiver slower than PURSE_WEBHOOK_TIMEOUT_MS: the attempt is recorded w
     assert.equal(receipts[0]!.ok, false, 'the sender hung up before the slow answer');
   }
   const { lost, duplicates } = assertEveryEventReceived(events, r, ['/endpoint']);
-  figures(t, 'slow receiver', { events: events.length, timeouts: rows.reduce((n, d) => n + d.tries.filter((a) => /timed out/.test(a.error ?? '')).length, 0), lost, duplicates });
+  figures(t, 'slow receiver', {
+    events: events.length,
+    timeouts: rows.reduce((n, d) => n + d.tries.filter((a) => /timed out/.test(a.error ?? '')).length, 0),
+    lost,
+    duplicates,
+  });
 });
 
 test('an answer with a huge body (1 MiB) counts by its status and does not stall the worker', async (t) => {
@@ -283,7 +315,13 @@ test('the schedule runs out: the delivery fails after the last wait; the waits g
   await app.deps.deliveryWorker.stop();
   t.after(() => app.deps.deliveryWorker.start());
   const clock = manualClock(new Date(Date.now() + 1_000));
-  const worker = createDeliveryWorker({ db: app.deps.db.db, clock, config: app.deps.config, encryptionKey: app.deps.encryptionKey, log: app.deps.logger as never });
+  const worker = createDeliveryWorker({
+    db: app.deps.db.db,
+    clock,
+    config: app.deps.config,
+    encryptionKey: app.deps.encryptionKey,
+    log: app.deps.logger as never,
+  });
   await pay(api);
   let rows = await outbox(app, merchantId);
   for (let round = 0; round < 20 && rows.some((d) => d.status === 'pending'); round++) {
@@ -304,7 +342,9 @@ test('the schedule runs out: the delivery fails after the last wait; the waits g
     const times = d.tries.map((a) => a.attempted_at.getTime());
     const g = times.slice(1).map((x, i) => x - times[i]!);
     gaps.push(g);
-    g.forEach((gap, i) => assert.ok(gap >= SCHEDULE[i]! * 800 && gap <= SCHEDULE[i]! * 1200, `wait ${i + 1}: ${gap} ms for ${SCHEDULE[i]} s ± 20 %`));
+    g.forEach((gap, i) =>
+      assert.ok(gap >= SCHEDULE[i]! * 800 && gap <= SCHEDULE[i]! * 1200, `wait ${i + 1}: ${gap} ms for ${SCHEDULE[i]} s ± 20 %`),
+    );
     for (let i = 1; i < g.length; i++) assert.ok(g[i]! > g[i - 1]!, `back-off grows: ${g.join(', ')} ms`);
   }
   for (const x of r.received) verifyReceipt(x, ep.secret);

@@ -60,11 +60,24 @@ test('payments and top-ups: such a callback_url → 400 param callback_url, noth
   const api = injectApi(app, (await createTestMerchant(app, 'SSRF callbacks')).auth);
   const wallet = (await api.post('/v1/wallets', { currency: 'KES' })).body.id;
   for (const url of REFUSED) {
-    const pay = await api.post('/v1/payments', { reference: uniqueRef('ssrf'), amount: '1.00', currency: 'KES', payment_method: cardMethod(), callback_url: url });
+    const pay = await api.post('/v1/payments', {
+      reference: uniqueRef('ssrf'),
+      amount: '1.00',
+      currency: 'KES',
+      payment_method: cardMethod(),
+      callback_url: url,
+    });
     assert.equal(pay.status, 400, `${url}: ${JSON.stringify(pay.body)}`);
     assert.equal(pay.body.error.code, 'parameter_invalid', url);
     assert.equal(pay.body.error.param, 'callback_url', url);
-    const top = await api.post('/v1/topups', { reference: uniqueRef('ssrf'), amount: '1.00', currency: 'KES', wallet_id: wallet, source: cardMethod(), callback_url: url });
+    const top = await api.post('/v1/topups', {
+      reference: uniqueRef('ssrf'),
+      amount: '1.00',
+      currency: 'KES',
+      wallet_id: wallet,
+      source: cardMethod(),
+      callback_url: url,
+    });
     assert.equal(top.status, 400, `${url}: ${JSON.stringify(top.body)}`);
     assert.equal(top.body.error.param, 'callback_url', url);
   }
@@ -74,7 +87,13 @@ test('payments and top-ups: such a callback_url → 400 param callback_url, noth
   // Positive control: public names and addresses are accepted (checked by form; no delivery
   // worker runs in this file, so nothing is sent).
   for (const url of ['https://shop.example/hooks', 'http://93.184.216.34/hooks']) {
-    const ok = await api.post('/v1/payments', { reference: uniqueRef('ssrf'), amount: '1.00', currency: 'KES', payment_method: cardMethod(), callback_url: url });
+    const ok = await api.post('/v1/payments', {
+      reference: uniqueRef('ssrf'),
+      amount: '1.00',
+      currency: 'KES',
+      payment_method: cardMethod(),
+      callback_url: url,
+    });
     assert.equal(ok.status, 201, `${url}: ${JSON.stringify(ok.body)}`);
   }
   figures(t, 'ssrf callbacks', { refused: REFUSED.length * 2, stored: 0 });
@@ -87,9 +106,13 @@ test('the sender refuses a private address at connection time: a name resolving 
   const headers = { 'webhook-id': 'evt_test', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,x' };
 
   // The lookup itself: "localhost" resolves to loopback and is refused.
-  const lookupError = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup(false)('localhost', { all: true }, (err) => resolve(err)));
+  const lookupError = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+    guardedLookup(false)('localhost', { all: true }, (err) => resolve(err)),
+  );
   assert.equal(lookupError?.code, 'EBLOCKEDADDRESS');
-  const allowed = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup(true)('localhost', { all: true }, (err) => resolve(err)));
+  const allowed = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+    guardedLookup(true)('localhost', { all: true }, (err) => resolve(err)),
+  );
   assert.equal(allowed, null);
 
   const byName = `http://localhost:${receiver.port}/hooks`;

@@ -11,7 +11,17 @@ import type { Received } from './receiver.ts';
 
 // The process helpers live in test/helpers/processes.ts (shared with test/faults); re-exported
 // so the webhook tests keep importing them from here.
-export { SERVER_DIR, type SpawnedServer, eventually, freePort, parallel, sleep, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
+export {
+  SERVER_DIR,
+  type SpawnedServer,
+  eventually,
+  freePort,
+  parallel,
+  sleep,
+  spawnServer,
+  tokenFor,
+  waitReady,
+} from '../helpers/processes.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -161,5 +171,9 @@ export const webhookId = (r: Received) => r.headers['webhook-id'] as string;
 
 /** Prints the figures of a test as one diagnostic line. */
 export function figures(t: Pick<TestContext, 'diagnostic'>, label: string, values: Record<string, unknown>): void {
-  t.diagnostic(`${label}: ${Object.entries(values).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ')}`);
+  t.diagnostic(
+    `${label}: ${Object.entries(values)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ')}`,
+  );
 }

@@ -10,7 +10,21 @@ import { TEST_ENV, type TestApp, buildTestApp, createTestMerchant } from '../hel
 import { testDatabaseUrl } from '../helpers/database.ts';
 import { cardMethod, mobileMethod, uniqueRef } from '../helpers/factories.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
-import { type Api, allEvents, eventually, figures, freePort, httpApi, injectApi, parallel, spawnServer, usePrivatePostgres, verifyReceipt, waitReady, webhookId } from './support.ts';
+import {
+  type Api,
+  allEvents,
+  eventually,
+  figures,
+  freePort,
+  httpApi,
+  injectApi,
+  parallel,
+  spawnServer,
+  usePrivatePostgres,
+  verifyReceipt,
+  waitReady,
+  webhookId,
+} from './support.ts';
 
 usePrivatePostgres();
 
@@ -23,7 +37,8 @@ function paymentBodies(callbackUrl: string) {
     amount: `${1 + i}.00`,
     currency: 'KES',
     callback_url: callbackUrl,
-    payment_method: i % 5 === 4 ? mobileMethod(i % 2 ? '+254712345000' : '+254712345002') : cardMethod(i % 7 === 6 ? { number: '4000000000000002' } : {}),
+    payment_method:
+      i % 5 === 4 ? mobileMethod(i % 2 ? '+254712345000' : '+254712345002') : cardMethod(i % 7 === 6 ? { number: '4000000000000002' } : {}),
   }));
 }
 
@@ -46,7 +61,15 @@ async function endpoints(api: Api, r: Receiver): Promise<Map<string, string>> {
 }
 
 /** Exactly once per (webhook-id, target); attempts = rows of webhook_attempts = 1 per delivery. */
-async function assertExactlyOnce(t: TestContext, label: string, app: TestApp, api: Api, merchantId: string, r: Receiver, secrets: Map<string, string>) {
+async function assertExactlyOnce(
+  t: TestContext,
+  label: string,
+  app: TestApp,
+  api: Api,
+  merchantId: string,
+  r: Receiver,
+  secrets: Map<string, string>,
+) {
   const events = await allEvents(api);
   assert.equal(events.length, PAYMENTS * 2, 'created + outcome per payment');
   const db = app.deps.db.db;
@@ -87,7 +110,15 @@ async function assertExactlyOnce(t: TestContext, label: string, app: TestApp, ap
   // Timestamps: one per request, and no two requests carry the same (webhook-id, target, timestamp).
   const stamps = new Set(r.received.map((x) => `${webhookId(x)} ${x.path} ${x.headers['webhook-timestamp']}`));
   assert.equal(stamps.size, r.received.length);
-  figures(t, label, { payments: PAYMENTS, events: events.length, deliveries: deliveries.length, attempts: attempts.length, requests: r.received.length, lost: missing.length, duplicates: twice.length });
+  figures(t, label, {
+    payments: PAYMENTS,
+    events: events.length,
+    deliveries: deliveries.length,
+    attempts: attempts.length,
+    requests: r.received.length,
+    lost: missing.length,
+    duplicates: twice.length,
+  });
 }
 
 test('two in-process delivery workers racing over one database: every (webhook-id, target) exactly once', async (t) => {
@@ -98,7 +129,13 @@ test('two in-process delivery workers racing over one database: every (webhook-i
   const r = await receiver(t);
   const secrets = await endpoints(api, r);
   secrets.set('/callback', (await revealMerchantSigningSecret(app.deps.db.db, app.deps.encryptionKey, app.deps.clock, m.merchantId))!);
-  const second = createDeliveryWorker({ db: app.deps.db.db, clock: app.deps.clock, config: app.deps.config, encryptionKey: app.deps.encryptionKey, log: app.deps.logger as never });
+  const second = createDeliveryWorker({
+    db: app.deps.db.db,
+    clock: app.deps.clock,
+    config: app.deps.config,
+    encryptionKey: app.deps.encryptionKey,
+    log: app.deps.logger as never,
+  });
   const workers = [app.deps.deliveryWorker, second];
   app.deps.worker.start(); // settlement, for the mobile-money payments
 
@@ -110,7 +147,12 @@ test('two in-process delivery workers racing over one database: every (webhook-i
       const counts = await Promise.all(workers.flatMap((w) => [w.runOnce(), w.runOnce()]));
       ticks++;
       if (!creating && counts.every((n) => n === 0)) {
-        const pending = await app.deps.db.db.selectFrom('webhook_deliveries').select('id').where('merchant_id', '=', m.merchantId).where('status', '=', 'pending').execute();
+        const pending = await app.deps.db.db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('merchant_id', '=', m.merchantId)
+          .where('status', '=', 'pending')
+          .execute();
         const unsettled = (await api.get('/v1/payments?status=pending')).body.data.length;
         if (pending.length === 0 && unsettled === 0) return;
       }
@@ -124,7 +166,9 @@ test('two in-process delivery workers racing over one database: every (webhook-i
   t.diagnostic(`ticks=${ticks} ms=${Date.now() - started}`);
 });
 
-test('two server processes on one PostgreSQL: every (webhook-id, target) exactly once', { skip: testDatabaseUrl() ? false : 'needs PostgreSQL (TEST_DATABASE_URL)' }, async (t) => {
+test('two server processes on one PostgreSQL: every (webhook-id, target) exactly once', {
+  skip: testDatabaseUrl() ? false : 'needs PostgreSQL (TEST_DATABASE_URL)',
+}, async (t) => {
   const started = Date.now();
   const databaseUrl = testDatabaseUrl()!;
   const env = async () => ({
@@ -147,7 +191,12 @@ test('two server processes on one PostgreSQL: every (webhook-id, target) exactly
     const res = await apis[i % 2]!.post('/v1/payments', b);
     assert.equal(res.status, 201, JSON.stringify(res.body));
   });
-  await eventually('every payment settled', async () => (await apis[1]!.get('/v1/payments?status=pending')).body.data.length === 0, 20_000, 50);
+  await eventually(
+    'every payment settled',
+    async () => (await apis[1]!.get('/v1/payments?status=pending')).body.data.length === 0,
+    20_000,
+    50,
+  );
   await assertExactlyOnce(t, 'two server processes (postgres)', app, apis[0]!, m.merchantId, r, secrets);
   for (const s of servers) assert.ok(s.running(), `process ${s.pid} still runs:\n${s.output()}`);
   t.diagnostic(`pids=${servers.map((s) => s.pid).join(',')} ms=${Date.now() - started}`);

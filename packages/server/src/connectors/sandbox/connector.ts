@@ -4,7 +4,13 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Connector, FailureCode, InitiateRequest, ProviderOutcome, StatusOutcome, StatusRequest } from '../connector.ts';
 import { FAILURE_CODES, normaliseStatus } from '../connector.ts';
-import { SANDBOX_SIGNATURE_HEADER, type SandboxCallbackBody, sandboxCallbackKey, signSandboxCallback, verifySandboxCallback } from './callbacks.ts';
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  type SandboxCallbackBody,
+  sandboxCallbackKey,
+  signSandboxCallback,
+  verifySandboxCallback,
+} from './callbacks.ts';
 import { SLOW_FACTOR, type SandboxFault, cardFailure, mobileMoneyRule } from './rules.ts';
 
 type BookRow = { provider_reference: string; outcome: string; failure_code: string | null; complete_at: Date | null };
@@ -51,7 +57,13 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
     const rule = mobileMoneyRule(request.method.phoneNumber, faults);
     const at = (ms: number) => new Date(now.getTime() + ms);
     const completeAt =
-      rule.after === 'delay' ? at(delayMs) : rule.after === 'slow' ? at(delayMs * SLOW_FACTOR) : rule.after === 'expiry' ? request.expiresAt : null;
+      rule.after === 'delay'
+        ? at(delayMs)
+        : rule.after === 'slow'
+          ? at(delayMs * SLOW_FACTOR)
+          : rule.after === 'expiry'
+            ? request.expiresAt
+            : null;
     return { outcome: rule.outcome, failureCode: rule.failureCode, completeAt, fault: rule.fault };
   }
 
@@ -63,7 +75,10 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
 
   function signCallback(body: SandboxCallbackBody): SignedCallback {
     const rawBody = JSON.stringify(body);
-    return { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxCallback(callbackKey, rawBody) } };
+    return {
+      rawBody,
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxCallback(callbackKey, rawBody) },
+    };
   }
 
   async function find(idempotencyKey: string): Promise<BookRow | undefined> {
@@ -111,7 +126,8 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
     parseCallback(body) {
       const b = body as { idempotency_key?: unknown; provider_reference?: unknown; status?: unknown; failure_code?: unknown } | null;
       if (!b || typeof b.idempotency_key !== 'string' || typeof b.provider_reference !== 'string') return null;
-      if (b.status === 'succeeded') return { idempotencyKey: b.idempotency_key, outcome: { status: 'succeeded', providerReference: b.provider_reference } };
+      if (b.status === 'succeeded')
+        return { idempotencyKey: b.idempotency_key, outcome: { status: 'succeeded', providerReference: b.provider_reference } };
       if (b.status === 'failed' && FAILURE_CODES.includes(b.failure_code as FailureCode)) {
         return {
           idempotencyKey: b.idempotency_key,
