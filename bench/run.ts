@@ -3,26 +3,26 @@
 // Writes bench/results/latest.json and bench/results/latest.md and prints the table.
 // See bench/README.md. Traffic goes to 127.0.0.1 only; every child is stopped by pid.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
-import { type LoadResult, type RequestSpec, latencySummary, runLoad } from './lib/load.ts';
+import { type LoadResult, latencySummary, type RequestSpec, runLoad } from './lib/load.ts';
 import {
-  type Spawned,
   cpuSecondsOf,
   findPgbench,
   killAllChildrenNow,
   machineBusySeconds,
   postgresCpuSeconds,
+  type Spawned,
   startChild,
   stopAllChildren,
   stopChild,
   ticksPerSecond,
 } from './lib/processes.ts';
-import { type Ratio, type Row, type Target, markdown, ratioLine } from './lib/report.ts';
+import { markdown, type Ratio, type Row, ratioLine, type Target } from './lib/report.ts';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,7 +1,7 @@
 // Child processes of the bench (Purse servers, the baseline server, pgbench, the operator command)
 // and CPU accounting from /proc. Every child is tracked by pid and stopped by pid, never by name.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const children = new Map<number, Spawned>();
 

@@ -8,8 +8,8 @@ import { rawNotFound, registerNotFound } from './http/not-found.ts';
 import { registerRequestHooks } from './http/request-hooks.ts';
 import { registerV1 } from './http/v1.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
-import { registerOpsRoutes } from './ops/routes.ts';
 import { registerOpenApi } from './ops/openapi.ts';
+import { registerOpsRoutes } from './ops/routes.ts';
 import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
 import { newId } from './shared/ids.ts';
 

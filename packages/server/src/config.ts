@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { present } from './shared/invariant.ts';
 
 /** Everything the process reads from the environment, validated once and frozen. */
 export interface Config {
@@ -86,7 +87,7 @@ function maxAmounts(env: Env): Record<string, string> {
   for (const pair of raw.split(',').filter((p) => p.trim() !== '')) {
     const match = /^\s*([A-Z]{3})=(\d{1,15})\s*$/.exec(pair);
     if (!match) throw new ConfigError(`PURSE_MAX_AMOUNTS: "${pair}" must look like KES=1000000`);
-    out[match[1]!] = match[2]!;
+    out[present(match[1], 'key')] = present(match[2], 'value');
   }
   return out;
 }

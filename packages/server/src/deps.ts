@@ -1,24 +1,24 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Config } from './config.ts';
-import { type Db, type DbHandle, createDb } from './db/db.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { loggerOptions } from './app.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
 import { createSettlementWorker } from './charges/worker.ts';
+import type { Config } from './config.ts';
 import { createConnectorRegistry } from './connectors/registry.ts';
 import { createSandboxConnector } from './connectors/sandbox/connector.ts';
-import { createMerchantService } from './merchants/service.ts';
-import { createSandboxService } from './sandbox/service.ts';
-import { createWalletService } from './wallets/service.ts';
+import { createDb, type Db, type DbHandle } from './db/db.ts';
+import { migrateToLatest } from './db/migrate.ts';
 import { createEventService } from './events/service.ts';
+import { createMerchantService } from './merchants/service.ts';
+import { createOAuthService } from './oauth/service.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { createProviderCallbackService } from './provider-callbacks/service.ts';
+import { createSandboxService } from './sandbox/service.ts';
+import { type Clock, systemClock } from './shared/clock.ts';
+import { createWalletService } from './wallets/service.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import { createDeliveryWorker } from './webhooks/worker.ts';
-import { createOAuthService } from './oauth/service.ts';
-import { createProviderCallbackService } from './provider-callbacks/service.ts';
-import { createMetrics } from './ops/metrics.ts';
-import { type Clock, systemClock } from './shared/clock.ts';
 
 /**
  * The key behind every HMAC (secrets, tokens, card fingerprints). PURSE_SECRET_KEY in production;

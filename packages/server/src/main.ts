@@ -1,11 +1,11 @@
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { buildDeps } from './deps.ts';
 import { registerDrain } from './http/drain.ts';
-import { DataDirBusyError, acquireDataDirLock } from './ops/data-dir-lock.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
 import { runPrimary } from './ops/cluster.ts';
+import { acquireDataDirLock, DataDirBusyError } from './ops/data-dir-lock.ts';
 
 // Under the 10 s a graceful shutdown may take, with room for deps.close() and the exit itself.
 const SHUTDOWN_DEADLINE_MS = 9_000;

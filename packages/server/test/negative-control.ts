@@ -10,9 +10,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isHealthy, verifyLedger } from '../src/ledger/verify.ts';
-import { type TestApp, buildTestApp, createTestMerchant } from './helpers/app.ts';
 import { runDoubleSpend } from './concurrency/double-spend.ts';
 import { figuresLine, httpClient } from './concurrency/support.ts';
+import { buildTestApp, createTestMerchant, type TestApp } from './helpers/app.ts';
 
 const COVERED = 100;
 const ATTEMPTS = 1_000;
@@ -52,11 +52,11 @@ async function main(): Promise<number> {
     });
     const ledger = await verifyLedger(app.deps.db.db);
     process.stdout.write(
-      figuresLine('negative control (postgres, http, read-modify-write debit)', {
+      `${figuresLine('negative control (postgres, http, read-modify-write debit)', {
         ...figures,
         ledgerHealthy: isHealthy(ledger),
         walletMismatches: ledger.walletMismatches,
-      }) + '\n',
+      })}\n`,
     );
     if (figures.successes > COVERED) {
       process.stdout.write(

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { ChargeStatus, MethodType } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../shared/pagination.ts';

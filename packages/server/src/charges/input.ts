@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import { amountErrorMessage, formatAmount, maxAmountMinor, parseAmount } from '../shared/money.ts';
-import { URL_PROBLEM_MESSAGES, checkCallbackUrl } from '../webhooks/url-guard.ts';
+import { checkCallbackUrl, URL_PROBLEM_MESSAGES } from '../webhooks/url-guard.ts';
 import type { CardInput, CustomerInput, MobileMoneyInput } from './schemas.ts';
 
 /** Turns validated-shape request fields into canonical values, refusing what the schema cannot see. */

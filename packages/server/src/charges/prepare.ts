@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import { type Fingerprint, fingerprint } from '../shared/fingerprint.ts';
 import { isIdOf } from '../shared/ids.ts';
+import { present } from '../shared/invariant.ts';
 import { keyedHash } from '../shared/secrets.ts';
 import { findWallet } from '../wallets/store.ts';
 import * as input from './input.ts';
@@ -120,7 +121,7 @@ export async function prepareCharge(
   const walletParam = kind === 'topup' ? 'wallet_id' : `${body.methodParam}.wallet.wallet_id`;
   const walletId =
     kind === 'topup'
-      ? body.walletId!
+      ? present(body.walletId, 'wallet_id')
       : described.publicMethod.type === 'wallet'
         ? (described.canonical as { wallet_id: string }).wallet_id
         : null;

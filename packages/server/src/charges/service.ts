@@ -2,13 +2,14 @@ import type { Config } from '../config.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import type { ChargeKind } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { runWalletPayment } from '../ledger/wallet-payment.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
+import { present } from '../shared/invariant.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import { type ChargeBody, type PreparedCharge, prepareCharge } from './prepare.ts';
@@ -153,7 +154,7 @@ export function createChargeService(deps: {
       outcome = await runWalletPayment(db, {
         chargeId: id,
         merchantId: auth.merchantId,
-        walletId: prepared.walletId!,
+        walletId: present(prepared.walletId, 'wallet id'),
         reference: prepared.reference,
         amountMinor: prepared.amountMinor,
         currency: prepared.currency,
@@ -209,7 +210,10 @@ export function createChargeService(deps: {
       const row = await claim(auth, prepared, now);
       if (!row) return replay(auth, prepared, now);
       if (row.status !== 'pending') return { created: true, object: chargeView(row) };
-      return { created: true, object: chargeView(await settlement.initiateWithProvider(row, prepared.providerMethod!)) };
+      return {
+        created: true,
+        object: chargeView(await settlement.initiateWithProvider(row, present(prepared.providerMethod, 'provider method'))),
+      };
     },
 
     async getCharge(auth: AuthContext, kind: ChargeKind, id: string): Promise<ChargeView> {

@@ -4,6 +4,7 @@ import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { runSettlement } from '../ledger/settlement-posting.ts';
 import type { Clock } from '../shared/clock.ts';
+import { present } from '../shared/invariant.ts';
 import { withTimeout } from '../shared/timeout.ts';
 import * as store from './store.ts';
 import { type ChargeRow, chargeView } from './view.ts';
@@ -59,7 +60,7 @@ export function createSettlement(deps: {
       payload: JSON.stringify({ object: chargeView(expected) }),
     });
     if (updated) return updated;
-    const existing = (await store.findChargeById(db, charge.id))!;
+    const existing = present(await store.findChargeById(db, charge.id), 'charge');
     if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
       log.warn(
         { charge_id: charge.id, status: existing.status, late: outcome.status },
@@ -77,7 +78,7 @@ export function createSettlement(deps: {
     let nextCheck = now.getTime() + outcome.checkAfterMs;
     if (charge.expires_at) nextCheck = Math.min(nextCheck, charge.expires_at.getTime());
     const updated = await store.markInitiated(db, charge.id, outcome.providerReference, new Date(nextCheck), now);
-    return updated ?? (await store.findChargeById(db, charge.id))!;
+    return updated ?? present(await store.findChargeById(db, charge.id), 'charge');
   }
 
   /** Calls the provider outside any transaction. A timeout or error leaves the charge pending. */
@@ -102,7 +103,7 @@ export function createSettlement(deps: {
       // Unknown outcome: pending, never failed (reliability rule 4). The worker asks for the status.
       log.warn({ err: error, charge_id: charge.id }, 'provider call failed; the worker will ask for the status');
       await store.releaseCharge(db, charge.id, new Date(clock.now().getTime() + 2_000));
-      return (await store.findChargeById(db, charge.id))!;
+      return present(await store.findChargeById(db, charge.id), 'charge');
     }
   }
 

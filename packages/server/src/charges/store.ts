@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
-import { deliveriesFromEvents } from '../events/outbox.ts';
 import type { ChargeKind, ChargeStatus, MethodType } from '../db/schema.ts';
-import { type PageRequest, fetchPage } from '../shared/pagination.ts';
+import { deliveriesFromEvents } from '../events/outbox.ts';
+import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 import type { ChargeRow } from './view.ts';
 
 export interface NewCharge {

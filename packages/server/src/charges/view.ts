@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ChargesTable } from '../db/schema.ts';
+import { present } from '../shared/invariant.ts';
 import { formatAmount } from '../shared/money.ts';
 
 export type ChargeRow = Selectable<ChargesTable>;
@@ -30,7 +31,13 @@ export function chargeView(row: ChargeRow) {
   if (row.kind === 'payment') {
     return { id: row.id, object: 'payment' as const, ...common(row), payment_method: row.method, customer: row.customer ?? null };
   }
-  return { id: row.id, object: 'topup' as const, ...common(row), wallet_id: row.wallet_id!, source: row.method };
+  return {
+    id: row.id,
+    object: 'topup' as const,
+    ...common(row),
+    wallet_id: present(row.wallet_id, 'top-up wallet_id'),
+    source: row.method,
+  };
 }
 
 export type ChargeView = ReturnType<typeof chargeView>;

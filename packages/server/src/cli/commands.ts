@@ -2,9 +2,9 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { MerchantProfile } from '../merchants/service.ts';
+import { revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
 import { credentialsJson, credentialsText, jsonLine, merchantLine, merchantTable } from './format.ts';
 import { CliError, describeDatabase, migrateDatabase, withDeps } from './session.ts';
-import { revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
 
 export interface CommandInput {
   config: Config;
@@ -52,7 +52,7 @@ async function listMerchants({ config, values, write }: CommandInput): Promise<v
 }
 
 async function rotateSecret({ config, values, args, write }: CommandInput): Promise<void> {
-  const id = args[0]!;
+  const id = args[0] ?? '';
   await withDeps(config, async (deps) => {
     const rotated = await deps.services.merchants.rotateSecret(id);
     if (!rotated.ok) throw notFound(id);
@@ -63,7 +63,7 @@ async function rotateSecret({ config, values, args, write }: CommandInput): Prom
 
 function setStatus(status: MerchantProfile['status']) {
   return async ({ config, values, args, write }: CommandInput): Promise<void> => {
-    const id = args[0]!;
+    const id = args[0] ?? '';
     const merchant = await withDeps(config, async (deps: Deps) => {
       const updated = await deps.services.merchants.setStatus(id, status);
       if (!updated.ok) throw notFound(id);
@@ -76,7 +76,7 @@ function setStatus(status: MerchantProfile['status']) {
 /** The merchant's default webhook signing secret (callback_url deliveries): show it, or rotate it. */
 function webhookSecret(rotate: boolean) {
   return async ({ config, values, args, write }: CommandInput): Promise<void> => {
-    const id = args[0]!;
+    const id = args[0] ?? '';
     const secret = await withDeps(config, (deps) =>
       rotate
         ? rotateMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id)

@@ -29,8 +29,9 @@ export function merchantTable(merchants: readonly MerchantProfile[]): string {
     ['ID', 'STATUS', 'MODE', 'CLIENT_ID', 'CREATED_AT', 'NAME'],
     ...merchants.map((m) => [m.id, m.status, mode(m), m.client_id, m.created_at, m.name]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
   return `${rows.map(line).join('\n')}\n`;
 }
 

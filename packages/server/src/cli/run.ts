@@ -26,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(USAGE);
       return 1;
     }
-    if (HELP_WORDS.has(argv[0]!)) {
+    if (HELP_WORDS.has(argv[0] ?? '')) {
       io.stdout(USAGE);
       return 0;
     }

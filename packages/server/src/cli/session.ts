@@ -3,8 +3,8 @@ import { loggerOptions } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/db.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { type Deps, buildDeps } from '../deps.ts';
-import { DataDirBusyError, acquireDataDirLock, lockHolder } from '../ops/data-dir-lock.ts';
+import { buildDeps, type Deps } from '../deps.ts';
+import { acquireDataDirLock, DataDirBusyError, lockHolder } from '../ops/data-dir-lock.ts';
 
 /** A refusal the CLI reports as one line on stderr (exit 1), without a stack trace. */
 export class CliError extends Error {}

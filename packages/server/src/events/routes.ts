@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { errorResponses } from '../ops/openapi.ts';
 import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
-import { EVENT_TYPES } from './store.ts';
 import type { EventService } from './service.ts';
+import { EVENT_TYPES } from './store.ts';
 
 export const EventView = Type.Object(
   {

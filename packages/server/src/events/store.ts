@@ -1,5 +1,5 @@
 import type { Db } from '../db/db.ts';
-import { type PageRequest, fetchPage } from '../shared/pagination.ts';
+import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
 export const EVENT_TYPES = [
   'payment.created',

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, pointerToParam } from './errors.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { OAuthError } from '../oauth/errors.ts';
+import { present } from '../shared/invariant.ts';
+import { ApiError, pointerToParam } from './errors.ts';
 
 interface AjvError {
   keyword: string;
@@ -14,7 +15,7 @@ interface AjvError {
 
 /** Fastify's schema errors → the contract's codes, with the dotted `param`. */
 function fromValidation(errors: AjvError[], context: string): ApiError {
-  const first = errors[0]!;
+  const first = present(errors[0], 'first validation error');
   const where = context === 'body' ? '' : context === 'querystring' ? '' : `${context} `;
   if (first.keyword === 'required') {
     const param = pointerToParam(first.instancePath, String(first.params.missingProperty));

@@ -38,7 +38,7 @@ export function registerNotFound(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler(async (request) => {
-    const path = request.url.split('?')[0]!;
+    const path = request.url.split('?')[0] ?? '';
     const allowed = routes.find((r) => r.pattern.test(path))?.methods;
     if (allowed && allowed.size > 0 && !allowed.has(request.method)) {
       throw new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}.`, {

@@ -1,4 +1,4 @@
-import { type LedgerLine, LedgerInvariantError } from './types.ts';
+import { LedgerInvariantError, type LedgerLine } from './types.ts';
 
 /**
  * The ledger's rules. Every statement that moves money lives in this folder and posts a

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/db.ts';
 import type { ChargeRow } from '../charges/view.ts';
+import type { Db } from '../db/db.ts';
 import { deliveriesFromEvents } from '../events/outbox.ts';
 import { newId } from '../shared/ids.ts';
+import { present } from '../shared/invariant.ts';
 import { merchantAccount, providerAccount, walletAccount } from './accounts.ts';
 import { assertBalanced } from './service.ts';
 
@@ -27,7 +28,10 @@ export async function runSettlement(db: Db, p: SettlementStatement): Promise<Cha
   const { charge } = p;
   const amount = BigInt(charge.amount);
   const source = providerAccount(charge.provider, charge.method_type, charge.currency);
-  const target = charge.kind === 'payment' ? merchantAccount(charge.merchant_id, charge.currency) : walletAccount(charge.wallet_id!);
+  const target =
+    charge.kind === 'payment'
+      ? merchantAccount(charge.merchant_id, charge.currency)
+      : walletAccount(present(charge.wallet_id, 'top-up wallet_id'));
   assertBalanced([
     { account: source, currency: charge.currency, amount: -amount },
     { account: target, currency: charge.currency, amount },

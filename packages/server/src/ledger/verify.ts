@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { present } from '../shared/invariant.ts';
 
 export interface LedgerReport {
   transactions: number;
@@ -41,8 +42,8 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     HAVING (c.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
   `.execute(db);
   return {
-    transactions: Number(counts.rows[0]!.transactions),
-    entries: Number(counts.rows[0]!.entries),
+    transactions: Number(present(counts.rows[0], 'counts').transactions),
+    entries: Number(present(counts.rows[0], 'counts').entries),
     unbalanced: unbalanced.rows.map((r) => r.id),
     walletMismatches: mismatches.rows.map((r) => ({ walletId: r.wallet_id, balance: r.balance, entries: r.entries })),
     negativeWallets: negative.rows.map((r) => r.id),

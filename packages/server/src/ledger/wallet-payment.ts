@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import { deliveriesFromEvents } from '../events/outbox.ts';
+import { present } from '../shared/invariant.ts';
 import { merchantAccount, walletAccount } from './accounts.ts';
 import { assertBalanced } from './service.ts';
 
@@ -109,5 +110,5 @@ export async function runWalletPayment(db: Db, p: WalletPaymentStatement) {
     ), deliveries AS (${deliveriesFromEvents(p.merchantId, p.callbackUrl, p.now)}
     )
     SELECT status, failure_code FROM ins`.execute(db);
-  return result.rows[0]!;
+  return present(result.rows[0], 'wallet payment row');
 }

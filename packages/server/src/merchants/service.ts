@@ -1,7 +1,8 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
-import { type Result, err, ok } from '../shared/result.ts';
+import { present } from '../shared/invariant.ts';
+import { err, ok, type Result } from '../shared/result.ts';
 import { keyedHash, newSecret } from '../shared/secrets.ts';
 import * as store from './store.ts';
 
@@ -77,7 +78,7 @@ export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buf
 
     async setStatus(id: string, status: 'active' | 'disabled'): Promise<Result<MerchantProfile, 'merchant_not_found'>> {
       if (!(await store.updateMerchantStatus(db, id, status, clock.now()))) return err('merchant_not_found');
-      const profile = toProfile((await store.findMerchant(db, id))!);
+      const profile = toProfile(present(await store.findMerchant(db, id), 'merchant'));
       changed(profile.client_id);
       return ok(profile);
     },

@@ -45,7 +45,7 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
   if (header === undefined) return null;
   const match = /^basic +(\S+)$/i.exec(header.trim());
   if (!match) return 'malformed';
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const decoded = Buffer.from(match[1] ?? '', 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return 'malformed';
   try {

@@ -1,8 +1,8 @@
 import type { Db } from '../db/db.ts';
-import type { Clock } from '../shared/clock.ts';
-import { type Result, err, ok } from '../shared/result.ts';
-import { constantTimeEqual, keyedHash, newSecret } from '../shared/secrets.ts';
 import { findMerchantByClientId } from '../merchants/store.ts';
+import type { Clock } from '../shared/clock.ts';
+import { err, ok, type Result } from '../shared/result.ts';
+import { constantTimeEqual, keyedHash, newSecret } from '../shared/secrets.ts';
 import * as store from './store.ts';
 
 /** What a valid Bearer token tells a route about its caller. */

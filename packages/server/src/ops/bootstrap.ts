@@ -11,7 +11,7 @@ export async function bootstrapSandboxMerchant(deps: Deps, baseUrl: string): Pro
   const { merchant_id, client_id, client_secret } = created.value;
   const body = JSON.stringify({ grant_type: 'client_credentials', client_id, client_secret });
   process.stdout.write(
-    [
+    `${[
       '',
       'Purse created a sandbox merchant on this new database. Its secret is shown only now:',
       `  merchant_id:   ${merchant_id}`,
@@ -25,6 +25,6 @@ export async function bootstrapSandboxMerchant(deps: Deps, baseUrl: string): Pro
       `Then: curl -s ${baseUrl}/v1/merchant -H "Authorization: Bearer <access_token>"`,
       `API reference: ${baseUrl}/docs`,
       '',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }

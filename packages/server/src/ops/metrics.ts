@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics; one registry per app so tests can build several apps in one process. */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type, type Static } from 'typebox';
-import type { ChargeService } from '../charges/service.ts';
-import { readChargeFilters, ChargeListQuery } from '../charges/filters.ts';
+import { type Static, Type } from 'typebox';
+import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
 import {
   Amount,
   CallbackUrl,
@@ -11,11 +10,12 @@ import {
   Metadata,
   PaymentMethodView,
   PaymentView,
-  Reference,
   paymentMethodInput,
+  Reference,
 } from '../charges/schemas.ts';
+import type { ChargeService } from '../charges/service.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import { NoQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 import type { Created } from '../shared/replay.ts';
 
 export const CreatePaymentBody = Type.Object(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { FAILURE_CODES, type FailureCode } from '../connectors/connector.ts';
 import type { ChargeKind } from '../db/schema.ts';
 import { errorResponses } from '../ops/openapi.ts';

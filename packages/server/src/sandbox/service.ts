@@ -1,8 +1,8 @@
-import type { FailureCode } from '../connectors/connector.ts';
-import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Settlement } from '../charges/settlement.ts';
 import * as chargeStore from '../charges/store.ts';
-import { chargeView, type ChargeView } from '../charges/view.ts';
+import { type ChargeView, chargeView } from '../charges/view.ts';
+import type { FailureCode } from '../connectors/connector.ts';
+import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { ChargeKind } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';

@@ -30,5 +30,5 @@ const ID_BODY = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 
 export function isIdOf(kind: IdKind, value: string): boolean {
   const prefix = ID_PREFIXES[kind];
-  return value.length === prefix.length + 27 && value.startsWith(prefix + '_') && ID_BODY.test(value.slice(prefix.length + 1));
+  return value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
 }

@@ -1,4 +1,4 @@
-import { type Result, err, ok } from './result.ts';
+import { err, ok, type Result } from './result.ts';
 
 /**
  * Money is a bigint of minor units inside the service and a decimal string of major units on
@@ -25,11 +25,11 @@ const MAX_INTEGER_DIGITS = 15;
 export function parseAmount(text: string, currency: string): Result<bigint, AmountError> {
   const match = AMOUNT.exec(text);
   if (!match) return err('format');
-  const [, whole, fraction = ''] = match;
-  if (whole!.length > MAX_INTEGER_DIGITS) return err('too_large');
+  const [, whole = '', fraction = ''] = match;
+  if (whole.length > MAX_INTEGER_DIGITS) return err('too_large');
   const digits = minorDigits(currency);
   if (fraction.length > digits) return err('too_many_decimals');
-  const minor = BigInt(whole! + fraction.padEnd(digits, '0'));
+  const minor = BigInt(whole + fraction.padEnd(digits, '0'));
   if (minor <= 0n) return err('not_positive');
   return ok(minor);
 }

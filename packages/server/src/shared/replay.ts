@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.ts';
-import { type Fingerprint, differingFields } from './fingerprint.ts';
+import { differingFields, type Fingerprint } from './fingerprint.ts';
 
 /** The answer to a create call: a new object (201) or the existing one for a replay (200). */
 export interface Created<T> {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
-import { Amount, CallbackUrl, Currency, Description, Metadata, Reference, TopupView, paymentMethodInput } from '../charges/schemas.ts';
+import { Amount, CallbackUrl, Currency, Description, Metadata, paymentMethodInput, Reference, TopupView } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
-import { NoQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 
 export const CreateTopupBody = Type.Object(
   {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ApiError } from '../http/errors.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
-import { ListQuery, NoQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
+import { ListQuery, listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 import { BalanceView, CreateWalletBody, WalletTransactionView, WalletView } from './schemas.ts';
 import type { WalletService } from './service.ts';
 

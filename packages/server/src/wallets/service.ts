@@ -1,13 +1,14 @@
 import type { Static } from 'typebox';
+import { checkCurrency, checkCustomer, checkReference } from '../charges/input.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { checkCurrency, checkCustomer, checkReference } from '../charges/input.ts';
 import { notFound } from '../http/errors.ts';
 import { merchantAccount } from '../ledger/accounts.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { fingerprint } from '../shared/fingerprint.ts';
 import { type IdKind, isIdOf, newId } from '../shared/ids.ts';
+import { present } from '../shared/invariant.ts';
 import { formatAmount } from '../shared/money.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
@@ -42,10 +43,10 @@ export function createWalletService(deps: { db: Db; clock: Clock; config: Config
         now: clock.now(),
       });
       if (row) return { created: true, object: walletView(row) };
-      const existing = await store.findWalletByReference(db, auth.merchantId, reference!);
+      const existing = await store.findWalletByReference(db, auth.merchantId, present(reference, 'reference'));
       if (!existing) throw new Error('wallet reference conflict without a row');
       const stored = existing.request_fingerprint as Record<string, string>;
-      if (!sameRequest(stored, fp)) throw referenceConflict(reference!, existing.id, stored, fp);
+      if (!sameRequest(stored, fp)) throw referenceConflict(present(reference, 'reference'), existing.id, stored, fp);
       return { created: false, object: walletView(existing) };
     },
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../events/store.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';

@@ -1,5 +1,6 @@
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
+import { present } from '../shared/invariant.ts';
 import { decryptSecret, encryptSecret, newWebhookSecret } from '../shared/secrets.ts';
 
 /** After a rotation the old secret keeps signing alongside the new one for this long. */
@@ -37,7 +38,7 @@ export async function merchantSigningSecrets(db: Db, key: Buffer, merchantId: st
   return signingSecrets(
     key,
     {
-      current: row.webhook_secret_enc!,
+      current: present(row.webhook_secret_enc, 'webhook secret'),
       previous: row.previous_webhook_secret_enc,
       previousExpiresAt: row.previous_webhook_secret_expires_at,
     },
@@ -68,5 +69,6 @@ export async function rotateMerchantSigningSecret(db: Db, key: Buffer, clock: Cl
 export async function revealMerchantSigningSecret(db: Db, key: Buffer, clock: Clock, merchantId: string): Promise<string | null> {
   const exists = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
   if (!exists) return null;
-  return (await merchantSigningSecrets(db, key, merchantId, clock.now()))[0]!;
+  const [current] = await merchantSigningSecrets(db, key, merchantId, clock.now());
+  return present(current, 'signing secret');
 }

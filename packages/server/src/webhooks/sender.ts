@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { present } from '../shared/invariant.ts';
 import { isPrivateAddress } from './url-guard.ts';
 
 export interface SendResult {
@@ -30,7 +31,8 @@ export function guardedLookup(allowPrivate: boolean) {
         return callback(error, '');
       }
       if (opts.all) return callback(null, list);
-      return callback(null, list[0]!.address, list[0]!.family);
+      const first = present(list[0], 'resolved address');
+      return callback(null, first.address, first.family);
     });
   };
 }

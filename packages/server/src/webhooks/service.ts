@@ -6,10 +6,10 @@ import type { Clock } from '../shared/clock.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { encryptSecret, newWebhookSecret } from '../shared/secrets.ts';
-import { guardedLookup } from './sender.ts';
 import { ROTATION_OVERLAP_MS } from './secrets.ts';
+import { guardedLookup } from './sender.ts';
 import * as store from './store.ts';
-import { URL_PROBLEM_MESSAGES, checkCallbackUrl } from './url-guard.ts';
+import { checkCallbackUrl, URL_PROBLEM_MESSAGES } from './url-guard.ts';
 import { endpointView } from './view.ts';
 
 function resolves(hostname: string, allowPrivate: boolean): Promise<boolean> {

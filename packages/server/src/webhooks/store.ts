@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/db.ts';
-import { type PageRequest, fetchPage } from '../shared/pagination.ts';
+import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
 export async function insertEndpoint(
   db: Db,

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createPoller } from '../shared/poller.ts';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
+import { createPoller } from '../shared/poller.ts';
 import { merchantSigningSecrets, signingSecrets } from './secrets.ts';
 import { postWebhook } from './sender.ts';
 import * as store from './store.ts';
@@ -42,7 +42,7 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
   async function secretsFor(delivery: store.DeliveryRow, now: Date): Promise<string[] | 'endpoint_gone'> {
     if (delivery.endpoint_id === null) return merchantSigningSecrets(db, encryptionKey, delivery.merchant_id, now);
     const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
-    if (!endpoint || endpoint.status !== 'enabled') return 'endpoint_gone';
+    if (endpoint?.status !== 'enabled') return 'endpoint_gone';
     return signingSecrets(
       encryptionKey,
       { current: endpoint.secret_enc, previous: endpoint.previous_secret_enc, previousExpiresAt: endpoint.previous_secret_expires_at },

@@ -4,11 +4,11 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type TestContext, after, describe, test } from 'node:test';
+import { after, describe, type TestContext, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { buildDeps } from '../../src/deps.ts';
 import { DataDirBusyError } from '../../src/ops/data-dir-lock.ts';
-import { TEST_ENV, buildTestApp } from '../helpers/app.ts';
+import { buildTestApp, TEST_ENV } from '../helpers/app.ts';
 
 const SERVER_DIR = new URL('../..', import.meta.url).pathname;
 const SECRET_KEY = TEST_ENV.PURSE_SECRET_KEY!;

@@ -143,7 +143,7 @@ export async function identicalStorm(
   assert.deepEqual(statuses, { '200': n - 1, '201': 1 }, describe());
   const created = responses.find((r) => r.status === 201)!;
   const id = created.body.id as string;
-  assert.equal(created.headers['location'], `${path}/${id}`);
+  assert.equal(created.headers.location, `${path}/${id}`);
   assert.equal(created.headers['idempotent-replayed'], undefined, 'a 201 is not a replay');
   for (const r of responses) {
     assert.equal(r.body.id, id, `${means}: every answer names the same object`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CARD_OK, assertLedgerHealthy, cardMethod, mobileMethod, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import { assertLedgerHealthy, CARD_OK, cardMethod, mobileMethod, uniqueRef, walletMethod } from '../helpers/factories.ts';
 import { merchantClient, startHttpApp } from './http.ts';
 
 test('wallet: top up by card, pay from it, see the ledger lines and the balance', async (t) => {

@@ -1,5 +1,5 @@
 import type { TestContext } from 'node:test';
-import { type TestApp, type TestAppOptions, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestAppOptions, type TestMerchant } from '../helpers/app.ts';
 
 /** A listening app with its settlement worker running, driven over real HTTP with fetch. */
 export async function startHttpApp(t: TestContext, options: TestAppOptions = {}) {

@@ -3,20 +3,21 @@
 // A fresh database on the machine's PostgreSQL; the server restarts on it, on the same port.
 // After the load: nothing acknowledged is lost, one object per reference, nothing left
 // pending, the ledger balanced, every event of the database delivered to the receiver.
-import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
-import { type SpawnedServer, freePort, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
+
+import { freePort, type SpawnedServer, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
 import {
   ADMIN_DATABASE_URL,
   Cleanups,
-  LoadStats,
   durabilityEnv,
   errorLogLines,
+  LoadStats,
   openDb,
   runLoad,
-  tallyLines,
   setUpFixture,
+  tallyLines,
   verifyAfterRecovery,
 } from './durability.ts';
+import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
 const PROFILES = {

@@ -9,8 +9,9 @@
 // those 3 s exist only in shared memory and die with it. The WAL writer and background writer
 // settings below keep other paths from flushing early. The checker must see the loss
 // (acknowledged-then-lost > 0), proving that db-outage can fail.
-import type { Profile, Scenario } from './figures.ts';
+
 import { type OutagePlan, outageScenario } from './db-outage.ts';
+import type { Profile, Scenario } from './figures.ts';
 
 const PLANS: Record<Profile, OutagePlan> = {
   // Warm-up past one WAL writer cycle, so the set-up (merchant, token, wallets) is on disk.

@@ -5,21 +5,22 @@
 // nothing acknowledged is lost, one object per reference, the ledger balanced, every event
 // delivered. The negative control (db-outage-negative-control.ts) runs the same with
 // synchronous_commit off and must see acknowledged writes lost.
-import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
-import { type SpawnedServer, freePort, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
+
+import { freePort, type SpawnedServer, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
 import {
   type Attempt,
   Cleanups,
-  LoadStats,
   durabilityEnv,
   errorLogLines,
+  LoadStats,
   openDb,
   runLoad,
-  tallyLines,
   setUpFixture,
+  tallyLines,
   verifyAfterRecovery,
 } from './durability.ts';
-import { type PgCluster, createDatabase, createPgCluster } from './pg-cluster.ts';
+import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
+import { createDatabase, createPgCluster, type PgCluster } from './pg-cluster.ts';
 
 export interface OutagePlan {
   outages: number;

@@ -5,13 +5,13 @@
 import { execFile } from 'node:child_process';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { type DbHandle, createPostgresDb } from '../../src/db/db.ts';
+import { createPostgresDb, type DbHandle } from '../../src/db/db.ts';
 import { type LedgerReport, verifyLedger } from '../../src/ledger/verify.ts';
 import {
   type CleanupScope,
+  parallel,
   SERVER_DIR,
   type SpawnedServer,
-  parallel,
   serverEnv,
   sleep,
   spawnServer,

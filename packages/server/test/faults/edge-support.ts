@@ -2,20 +2,21 @@
 // process stopped by its pid, every database dropped, also on failure), a fresh PostgreSQL
 // database per scenario, spawned servers whose output can go to a file, merchants created
 // through the services, raw-socket requests and a small recording HTTP client. Only 127.0.0.1.
-import { randomBytes } from 'node:crypto';
+
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { type Socket, connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { type Deps, buildDeps } from '../../src/deps.ts';
+import { buildDeps, type Deps } from '../../src/deps.ts';
 import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';
-import { SERVER_DIR, freePort, serverEnv, sleep } from '../helpers/processes.ts';
+import { freePort, SERVER_DIR, serverEnv, sleep } from '../helpers/processes.ts';
 
-export { SERVER_DIR, eventually, freePort, parallel, sleep } from '../helpers/processes.ts';
+export { eventually, freePort, parallel, SERVER_DIR, sleep } from '../helpers/processes.ts';
 
 export const TMP_DIR = fileURLToPath(new URL('../../.tmp/', import.meta.url));
 const ADMIN_URL = process.env.PURSE_FAULTS_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

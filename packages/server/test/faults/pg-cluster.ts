@@ -2,7 +2,7 @@
 // port on 127.0.0.1, its own socket directory. The machine's shared cluster is never touched.
 // initdb and pg_ctl refuse to run as root, so as root they run as the postgres user (runuser).
 import { execFile } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, sleep } from '../helpers/processes.ts';

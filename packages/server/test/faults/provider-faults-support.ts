@@ -6,12 +6,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type SandboxCallbackBody, sandboxCallbackKey, signSandboxCallback } from '../../src/connectors/sandbox/callbacks.ts';
-import { type DbHandle, createPostgresDb } from '../../src/db/db.ts';
+import { createPostgresDb, type DbHandle } from '../../src/db/db.ts';
 import { deriveHashKey } from '../../src/deps.ts';
 import { createMerchantService } from '../../src/merchants/service.ts';
 import { systemClock } from '../../src/shared/clock.ts';
+import { freePort, type SpawnedServer, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
 import { Cleanups } from './durability.ts';
-import { type CleanupScope, type SpawnedServer, freePort, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
 
 const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 

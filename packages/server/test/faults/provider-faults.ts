@@ -8,16 +8,16 @@
 import type { SandboxCallbackBody } from '../../src/connectors/sandbox/callbacks.ts';
 import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import { eventually, parallel } from '../helpers/processes.ts';
-import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
+import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 import {
   type ChargeState,
   Cleanups,
-  Http,
-  Provider,
-  type Setup,
   chargeStates,
+  Http,
   mobilePayment,
+  Provider,
   percentile,
+  type Setup,
   setUp,
   waitFinal,
 } from './provider-faults-support.ts';

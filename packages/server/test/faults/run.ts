@@ -4,7 +4,7 @@
 // Exit 1 when a must-be-zero figure is not zero, a negative control did not fail, or a scenario broke.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type Figures, MUST_BE_ZERO, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
+import { emptyFigures, type Figures, MUST_BE_ZERO, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 const { values } = parseArgs({ options: { profile: { type: 'string', default: 'short' }, only: { type: 'string' } } });

@@ -11,33 +11,33 @@
 //   key, full card number (or plain hash of one) or CVC, except a secret in the one answer that
 //   creates it;
 // - the bad-input catalogue (test/helpers/bad-input.ts) over HTTP: exact errors, no 5xx, nothing stored.
-import { createHash, randomBytes } from 'node:crypto';
+
 import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { newId } from '../../src/shared/ids.ts';
-import { type Row, type RowContext, chargeRows, edit, expect400 } from '../helpers/bad-input.ts';
 import type { TestApp, TestMerchant } from '../helpers/app.ts';
+import { chargeRows, edit, expect400, type Row, type RowContext } from '../helpers/bad-input.ts';
 import { cardMethod, paymentBody } from '../helpers/factories.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
 import {
   Cleanup,
-  type Merchant,
-  TMP_DIR,
   createDatabase,
   createMerchant,
   eventually,
-  issueToken,
+  type Merchant,
   newSecretKey,
   operatorDeps,
   parallel,
   sleep,
   startServer,
+  TMP_DIR,
 } from './edge-support.ts';
+import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 
 const run = promisify(execFile);
 
@@ -295,7 +295,7 @@ export const security: Scenario = {
       const cardsUsed = new Set<string>();
       const cvcsUsed = new Set<string>();
       const webhookSecrets: string[] = [];
-      const make = async (m: Merchant, t: string, tag: string): Promise<Objects> => {
+      const make = async (_m: Merchant, t: string, tag: string): Promise<Objects> => {
         const auth = bearer(t);
         const nonce = randomBytes(4).toString('hex');
         const ref = (what: string) => `sec-${tag}-${nonce}-${what}`;

@@ -2,31 +2,32 @@
 // Every request the server had received completes with its normal answer, new connections are
 // refused or answered 503, the process exits by itself (status 0) within 10 s even with open
 // connections that never sent a whole request, and nothing acknowledged is missing afterwards.
+
+import { mkdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { sql } from 'kysely';
-import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
 import {
   Cleanup,
-  type RawOutcome,
-  TMP_DIR,
   cardPayment,
   createDatabase,
   createMerchant,
   issueToken,
   ledgerImbalance,
-  parseResponses,
   newSecretKey,
   operatorDeps,
+  parseResponses,
+  type RawOutcome,
   rawExchange,
   round,
   sleep,
   startServer,
   summary,
+  TMP_DIR,
   trickle,
 } from './edge-support.ts';
+import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 
 interface Call {
   reference: string;
@@ -344,7 +345,7 @@ export const shutdown: Scenario = {
       for (const call of acknowledged) {
         const sent = JSON.parse(call.body) as { id: string; status: string; reference: string };
         const stored = byReference.get(call.reference);
-        if (!stored || !stored.some((s) => s.id === sent.id)) figures.lost += 1;
+        if (!stored?.some((s) => s.id === sent.id)) figures.lost += 1;
         else if (sent.status !== 'pending' && !stored.some((s) => s.id === sent.id && s.status === sent.status)) {
           problems.push(`${call.reference}: answered ${sent.status}, stored ${stored[0]!.status}`);
         }

@@ -4,10 +4,9 @@
 // the slow ones (headers 10 s, request 30 s: measured). Then bodies over the limit (16 KiB + 1,
 // 10 MiB with and without Content-Length), huge headers, lying Content-Length, deep JSON, many
 // query parameters: never a 5xx, never a hang, memory bounded, and the server stays healthy.
-import { type Figures, type Profile, type Scenario, type ScenarioResult, emptyFigures } from './figures.ts';
+
 import {
   Cleanup,
-  type RawOutcome,
   cardPayment,
   createDatabase,
   createMerchant,
@@ -15,6 +14,7 @@ import {
   newSecretKey,
   operatorDeps,
   parseResponses,
+  type RawOutcome,
   rawExchange,
   round,
   sleep,
@@ -22,6 +22,7 @@ import {
   summary,
   trickle,
 } from './edge-support.ts';
+import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 
 interface Sample {
   at: number;
@@ -287,12 +288,12 @@ export const slowClients: Scenario = {
         ],
         [
           'Content-Length 20000 with a 10-byte body',
-          head('POST', '/v1/payments', { ...json, 'Content-Length': 20000 }) + '{"a":"b"} ',
+          `${head('POST', '/v1/payments', { ...json, 'Content-Length': 20000 })}{"a":"b"} `,
           [413],
         ],
         [
           'Content-Length 5000 on /oauth/token',
-          head('POST', '/oauth/token', { 'Content-Type': 'application/json', 'Content-Length': 5000 }) + '{}',
+          `${head('POST', '/oauth/token', { 'Content-Type': 'application/json', 'Content-Length': 5000 })}{}`,
           [413],
         ],
         [

@@ -1,8 +1,8 @@
 import type { TestContext } from 'node:test';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { type Deps, buildDeps } from '../../src/deps.ts';
+import { buildDeps, type Deps } from '../../src/deps.ts';
 import type { Clock } from '../../src/shared/clock.ts';
 import { openTestDb } from './database.ts';
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { type DbHandle, createPgliteDb, createPostgresDb } from '../../src/db/db.ts';
+import { createPgliteDb, createPostgresDb, type DbHandle } from '../../src/db/db.ts';
 
 /**
  * One database per test run. On PGlite: every test file loads a copy of one migrated template

@@ -6,7 +6,7 @@ import type { InjectOptions } from 'fastify';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { buildDeps } from '../../src/deps.ts';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant, manualClock } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, manualClock, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertApiError, assertBearerError, assertTokenIssued, getMerchant, grant, tokenJson } from './support.ts';
 
 let app: TestApp;

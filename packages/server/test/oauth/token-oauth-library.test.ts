@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 
 let app: TestApp;
 let base: string;

@@ -1,9 +1,8 @@
 // POST /oauth/token: the catalogue rows of reliability.md ("Token endpoint") and api-v1.md §2, §12.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant, manualClock } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, manualClock, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import {
-  type Reply,
   assertApiError,
   assertOAuthError,
   assertTokenIssued,
@@ -11,6 +10,7 @@ import {
   countTokens,
   getMerchant,
   grant,
+  type Reply,
   tokenForm,
   tokenJson,
 } from './support.ts';

@@ -3,11 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import {
-  KIB_16,
-  type Row,
-  type RowContext,
   assertApiError,
   bodyOfSize,
   chargeRows,
@@ -17,6 +14,9 @@ import {
   errorWithoutRequestId,
   expect400,
   fieldRow,
+  KIB_16,
+  type Row,
+  type RowContext,
   raw,
   send,
   storedCounts,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { SandboxCallbackBody } from '../../src/connectors/sandbox/callbacks.ts';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy, createWallet, get, mobileMethod, post, uniqueRef } from '../helpers/factories.ts';
 
 const NEVER_SETTLES = '+254712345005';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { type TestApp, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp } from '../helpers/app.ts';
 import { assertLedgerHealthy, get, mobileMethod, post, uniqueRef, waitFor } from '../helpers/factories.ts';
 
 const PROVIDER_TIMEOUT_MS = 200;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertApiError, errorWithoutRequestId, expect400 } from '../helpers/bad-input.ts';
 import {
   assertLedgerHealthy,

@@ -3,11 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import {
-  REMOVE,
-  type Row,
-  type RowContext,
   assertApiError,
   chargeRows,
   defineNo5xxTest,
@@ -16,11 +13,14 @@ import {
   errorWithoutRequestId,
   expect400,
   fieldRow,
+  REMOVE,
+  type Row,
+  type RowContext,
   storedCounts,
 } from '../helpers/bad-input.ts';
 import {
-  CARD_OK,
   assertLedgerHealthy,
+  CARD_OK,
   cardMethod,
   createWallet,
   fundedWallet,

@@ -3,12 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
-import { type TestApp, type TestMerchant, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import {
-  KIB_16,
-  REMOVE,
-  type Row,
-  type RowContext,
   assertApiError,
   bodyOfSize,
   defineNo5xxTest,
@@ -16,6 +12,10 @@ import {
   errorWithoutRequestId,
   expect400,
   fieldRow,
+  KIB_16,
+  REMOVE,
+  type Row,
+  type RowContext,
   raw,
   storedCounts,
 } from '../helpers/bad-input.ts';

@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { TEST_ENV, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant, TEST_ENV } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
 import { cardMethod, mobileMethod, uniqueRef } from '../helpers/factories.ts';
 import { startReceiver } from './receiver.ts';
 import {
   type Api,
-  type SpawnedServer,
   allEvents,
   atFileEnd,
   eventually,
@@ -22,6 +21,7 @@ import {
   freePort,
   httpApi,
   parallel,
+  type SpawnedServer,
   sleep,
   spawnServer,
   tokenFor,

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';
-import { type TestApp, createTestMerchant } from '../helpers/app.ts';
+import { createTestMerchant, type TestApp } from '../helpers/app.ts';
 import { cardMethod, mobileMethod, uniqueRef, walletMethod } from '../helpers/factories.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { type Receiver, startReceiver } from './receiver.ts';
 import {
   type Api,
   allEvents,
@@ -361,7 +361,7 @@ test('GET /v1/events filters by type and object_id; GET /v1/events/{id}; another
   assert.deepEqual(strip(redeliver.body), strip(unknown.body));
   assert.deepEqual(await allEvents(otherApi), [], "another merchant's list holds none of them");
   assert.deepEqual(await allEvents(otherApi, `&object_id=${ok.id}`), []);
-  for (const bad of ['../x', 'evt_' + 'a'.repeat(400), "evt_'--"]) {
+  for (const bad of ['../x', `evt_${'a'.repeat(400)}`, "evt_'--"]) {
     assert.equal((await otherApi.get(`/v1/events/${encodeURIComponent(bad)}`)).status, 404, bad);
   }
 });
@@ -482,7 +482,7 @@ test('rotate_secret: a new secret; deliveries carry two signatures and verify wi
     for (const s of signatures) assert.match(s, /^v1,[A-Za-z0-9+/=]+$/);
     assert.equal(verifyReceipt(r, rotated.body.secret).id, webhookId(r), 'verifies with the new secret');
     assert.equal(verifyReceipt(r, endpoint.secret).id, webhookId(r), 'verifies with the old secret');
-    assert.equal(verifies(r, 'whsec_' + Buffer.alloc(24, 7).toString('base64')), false, 'not with any other secret');
+    assert.equal(verifies(r, `whsec_${Buffer.alloc(24, 7).toString('base64')}`), false, 'not with any other secret');
   }
   // Rotation holds for redeliveries of events created before it.
   const [old] = await allEvents(api, `&type=payment.succeeded&object_id=${before.id}`);

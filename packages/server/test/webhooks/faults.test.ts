@@ -7,7 +7,7 @@ import { type TestContext, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';
 import { createDeliveryWorker, nextAttemptAt } from '../../src/webhooks/worker.ts';
-import { type TestApp, createTestMerchant, manualClock } from '../helpers/app.ts';
+import { createTestMerchant, manualClock, type TestApp } from '../helpers/app.ts';
 import { cardMethod, mobileMethod, uniqueRef } from '../helpers/factories.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import {
@@ -291,7 +291,9 @@ test('redirects (302, 307) are not followed: the target receives nothing, the at
       assert.equal(a.error, `HTTP ${code}: redirects are not followed`);
     }
     const times = d.tries.map((a) => a.attempted_at.getTime());
-    times.slice(1).forEach((x, i) => assert.ok(x - times[i]! >= SCHEDULE[i]! * 1000 * 0.8 - 5, `gap ${i + 1}: ${x - times[i]!} ms`));
+    for (const [i, x] of times.slice(1).entries()) {
+      assert.ok(x - times[i]! >= SCHEDULE[i]! * 1000 * 0.8 - 5, `gap ${i + 1}: ${x - times[i]!} ms`);
+    }
   }
   for (const x of r.received) {
     assert.equal(verifyReceipt(x, x.path === '/r302' ? e302.secret : e307.secret).id, webhookId(x));
@@ -342,9 +344,9 @@ test('the schedule runs out: the delivery fails after the last wait; the waits g
     const times = d.tries.map((a) => a.attempted_at.getTime());
     const g = times.slice(1).map((x, i) => x - times[i]!);
     gaps.push(g);
-    g.forEach((gap, i) =>
-      assert.ok(gap >= SCHEDULE[i]! * 800 && gap <= SCHEDULE[i]! * 1200, `wait ${i + 1}: ${gap} ms for ${SCHEDULE[i]} s ± 20 %`),
-    );
+    for (const [i, gap] of g.entries()) {
+      assert.ok(gap >= SCHEDULE[i]! * 800 && gap <= SCHEDULE[i]! * 1200, `wait ${i + 1}: ${gap} ms for ${SCHEDULE[i]} s ± 20 %`);
+    }
     for (let i = 1; i < g.length; i++) assert.ok(g[i]! > g[i - 1]!, `back-off grows: ${g.join(', ')} ms`);
   }
   for (const x of r.received) verifyReceipt(x, ep.secret);

@@ -6,17 +6,17 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createPostgresDb } from '../../src/db/db.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { type TestApp, type TestAppOptions, buildTestApp } from '../helpers/app.ts';
+import { buildTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import type { Received } from './receiver.ts';
 
 // The process helpers live in test/helpers/processes.ts (shared with test/faults); re-exported
 // so the webhook tests keep importing them from here.
 export {
-  SERVER_DIR,
-  type SpawnedServer,
   eventually,
   freePort,
   parallel,
+  SERVER_DIR,
+  type SpawnedServer,
   sleep,
   spawnServer,
   tokenFor,

@@ -4,9 +4,9 @@
 // server processes; on both databases: two in-process workers racing over one app.
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { createDeliveryWorker } from '../../src/webhooks/worker.ts';
 import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';
-import { TEST_ENV, type TestApp, buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { createDeliveryWorker } from '../../src/webhooks/worker.ts';
+import { buildTestApp, createTestMerchant, TEST_ENV, type TestApp } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
 import { cardMethod, mobileMethod, uniqueRef } from '../helpers/factories.ts';
 import { type Receiver, startReceiver } from './receiver.ts';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
+import { present } from '../../shared/invariant.ts';
 import type { Connector, FailureCode, InitiateRequest, ProviderOutcome, StatusOutcome, StatusRequest } from '../connector.ts';
 import { FAILURE_CODES, normaliseStatus } from '../connector.ts';
 import {
@@ -11,7 +12,7 @@ import {
   signSandboxCallback,
   verifySandboxCallback,
 } from './callbacks.ts';
-import { SLOW_FACTOR, type SandboxFault, cardFailure, mobileMoneyRule } from './rules.ts';
+import { cardFailure, mobileMoneyRule, type SandboxFault, SLOW_FACTOR } from './rules.ts';
 
 type BookRow = { provider_reference: string; outcome: string; failure_code: string | null; complete_at: Date | null };
 
@@ -109,7 +110,7 @@ export function createSandboxConnector(deps: { db: Db; clock: Clock; delayMs: nu
         UNION ALL
         SELECT provider_reference, outcome, failure_code, complete_at FROM sandbox_provider_charges
         WHERE idempotency_key = ${request.idempotencyKey} AND NOT EXISTS (SELECT 1 FROM ins)`.execute(db);
-      const row = result.rows[0] ?? (await find(request.idempotencyKey))!;
+      const row = result.rows[0] ?? present(await find(request.idempotencyKey), 'sandbox charge');
       if (planned.fault) return injectFault(planned.fault);
       return toOutcome(row, now.getTime());
     },
