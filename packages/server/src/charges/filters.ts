@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { ChargeStatus, MethodType } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { ListQuery } from '../shared/pagination.ts';
 import type { ChargeFilters } from './store.ts';
 

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { amountErrorMessage, formatAmount, maxAmountMinor, parseAmount } from '../shared/money.ts';
 import { checkCallbackUrl, URL_PROBLEM_MESSAGES } from '../webhooks/url-guard.ts';
 import type { CardInput, CustomerInput, MobileMoneyInput } from './schemas.ts';

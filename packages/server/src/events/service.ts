@@ -1,7 +1,7 @@
 import type { Db } from '../db/db.ts';
-import { notFound } from '../http/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
+import { notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import * as webhookStore from '../webhooks/store.ts';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, OAuthService } from '../oauth/service.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../shared/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../shared/errors.ts';
 
 /**
  * Graceful shutdown of a listening server (main.ts). `server.close()` waits for every open

@@ -1,8 +1,18 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { OAuthError } from '../oauth/errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { present } from '../shared/invariant.ts';
-import { ApiError, pointerToParam } from './errors.ts';
+
+/** JSON pointer from Ajv (`/payment_method/card/number`) → the contract's dotted path. */
+function pointerToParam(pointer: string, child?: string): string {
+  const parts = pointer
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.join('.');
+}
 
 interface AjvError {
   keyword: string;

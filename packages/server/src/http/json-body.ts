@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../shared/errors.ts';
 
 const MAX_DEPTH = 16;
 // C0 controls, DEL and C1 controls. JSON escapes (\u0000) decode into these, and PostgreSQL

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { ApiError } from './errors.ts';
 
 /**
  * For the router's own refusals (an id longer than maxParamLength, a broken %-encoding), which

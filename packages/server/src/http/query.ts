@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../shared/errors.ts';
 
 // The same rule as JSON bodies (json-body.ts): C0 controls, DEL and C1 controls are refused.
 // A NUL in a filter such as ?reference=%00 would otherwise reach PostgreSQL, which rejects it (a 500).

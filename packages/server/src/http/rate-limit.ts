@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../shared/errors.ts';
 
 /**
  * Per-merchant fixed one-second window, in process (so per node). `limitPerS` 0 turns it off.

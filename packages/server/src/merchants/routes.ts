@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { notFound } from '../http/errors.ts';
 import { errorResponses } from '../ops/openapi.ts';
+import { notFound } from '../shared/errors.ts';
 import type { MerchantService } from './service.ts';
 
 export const Merchant = Type.Object(

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { errorResponses } from './openapi.ts';
 
 const Status = Type.Object({ status: Type.String() });

@@ -3,7 +3,7 @@ import * as chargeStore from '../charges/store.ts';
 import type { CallbackHeaders, Connector } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 
 /**

@@ -5,8 +5,8 @@ import type { FailureCode } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { ChargeKind } from '../db/schema.ts';
-import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
+import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 
 export function createSandboxService(deps: { db: Db; registry: ConnectorRegistry; settlement: Settlement }) {

@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
 import { Type } from 'typebox';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from './errors.ts';
 import { type IdKind, isIdOf } from './ids.ts';
 
 /** Cursor lists (api-v1.md §9): newest first, keyed on the time-sortable id. */

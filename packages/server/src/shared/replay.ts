@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from './errors.ts';
 import { differingFields, type Fingerprint } from './fingerprint.ts';
 
 /** The answer to a create call: a new object (201) or the existing one for a replay (200). */

@@ -1,8 +1,8 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { ApiError, notFound } from '../http/errors.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
+import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { encryptSecret, newWebhookSecret } from '../shared/secrets.ts';

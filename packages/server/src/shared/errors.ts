@@ -1,4 +1,7 @@
-/** The contract's error envelope (api-v1.md §3): one class, one renderer. */
+/**
+ * The API's error envelope. Services, stores and shared helpers throw ApiError; only
+ * http/error-handler.ts turns it into a response, so the class lives below every layer.
+ */
 
 export const ERROR_TYPES = {
   invalid_json: ['invalid_request_error', 400],
@@ -62,13 +65,3 @@ export class ApiError extends Error {
 }
 
 export const notFound = (): ApiError => new ApiError('resource_not_found', 'No such object.');
-
-/** JSON pointer from Ajv (`/payment_method/card/number`) → the contract's dotted path. */
-export function pointerToParam(pointer: string, child?: string): string {
-  const parts = pointer
-    .split('/')
-    .filter((p) => p !== '')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (child !== undefined) parts.push(child);
-  return parts.join('.');
-}
