@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Deps } from './deps.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -14,32 +14,6 @@ import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
 import { newId } from './shared/ids.ts';
 
 export const API_VERSION = '1.0.0';
-
-/** Fields that must never reach a log line, whatever object they sit in. */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  'client_secret',
-  'access_token',
-  'secret',
-  '*.client_secret',
-  '*.access_token',
-  '*.secret',
-  '*.card.number',
-  '*.card.cvc',
-  '*.*.card.number',
-  '*.*.card.cvc',
-];
-
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return {
-    level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // Only method and path: a query string may carry what a client should not have sent.
-    serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }) },
-  };
-}
 
 export async function createApp(deps: Deps) {
   const app = Fastify({

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type Logger, pino } from 'pino';
-import { loggerOptions } from './app.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
 import { createSettlementWorker } from './charges/worker.ts';
@@ -16,6 +15,7 @@ import { createMetrics } from './ops/metrics.ts';
 import { createProviderCallbackService } from './provider-callbacks/service.ts';
 import { createSandboxService } from './sandbox/service.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
+import { loggerOptions } from './shared/logging.ts';
 import { createWalletService } from './wallets/service.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import { createDeliveryWorker } from './webhooks/worker.ts';
@@ -66,7 +66,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     failureLimit: config.tokenFailureLimit,
   });
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
-  const logger = options.logger ?? pino(loggerOptions(config.logLevel) as object);
+  const logger = options.logger ?? pino(loggerOptions(config.logLevel));
   const sandbox = createSandboxConnector({ db: db.db, clock, delayMs: config.sandboxDelayMs, hashKey, faults: config.sandboxFaults });
   const registry = createConnectorRegistry({ sandbox });
   const settlement = createSettlement({ db: db.db, clock, registry, log: logger, providerTimeoutMs: config.providerTimeoutMs });

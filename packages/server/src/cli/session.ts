@@ -1,10 +1,10 @@
 import { pino } from 'pino';
-import { loggerOptions } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../db/db.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { buildDeps, type Deps } from '../deps.ts';
 import { acquireDataDirLock, DataDirBusyError, lockHolder } from '../ops/data-dir-lock.ts';
+import { loggerOptions } from '../shared/logging.ts';
 
 /** A refusal the CLI reports as one line on stderr (exit 1), without a stack trace. */
 export class CliError extends Error {}
@@ -36,7 +36,7 @@ async function withDataDirLock<T>(config: Config, work: () => Promise<T>): Promi
 export function withDeps<T>(config: Config, work: (deps: Deps) => Promise<T>): Promise<T> {
   return withDataDirLock(config, async () => {
     // Logs go to stderr: stdout carries only the command's output (scripts parse --json).
-    const deps = await buildDeps(config, { logger: pino(loggerOptions(config.logLevel) as object, pino.destination(2)) });
+    const deps = await buildDeps(config, { logger: pino(loggerOptions(config.logLevel), pino.destination(2)) });
     try {
       return await work(deps);
     } finally {

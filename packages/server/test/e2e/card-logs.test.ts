@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { loggerOptions } from '../../src/app.ts';
+import { loggerOptions } from '../../src/shared/logging.ts';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { cardMethod, post, uniqueRef } from '../helpers/factories.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
-import { loggerOptions, REDACT_PATHS } from '../../src/app.ts';
+import { loggerOptions, REDACT_PATHS } from '../../src/shared/logging.ts';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { basic, formEncodeStrict, getMerchant, grant, tokenForm, tokenJson } from './support.ts';
 
