@@ -2,16 +2,23 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Deps } from './deps.ts';
+import { registerEventRoutes } from './events/routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { rawNotFound, registerNotFound } from './http/not-found.ts';
 import { registerRequestHooks } from './http/request-hooks.ts';
-import { registerV1 } from './http/v1.ts';
+import { addV1Hooks } from './http/v1.ts';
+import { registerMerchantRoutes } from './merchants/routes.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerPaymentRoutes } from './payments/routes.ts';
 import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
+import { registerSandboxRoutes } from './sandbox/routes.ts';
 import { newId } from './shared/ids.ts';
+import { registerTopupRoutes } from './topups/routes.ts';
+import { registerWalletRoutes } from './wallets/routes.ts';
+import { registerWebhookRoutes } from './webhooks/routes.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -36,21 +43,35 @@ export async function createApp(deps: Deps) {
   // slow clients stay 27 s (headers) and 57 s (bodies); checked every second, they hold.
   (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = 1_000;
 
-  registerRequestHooks(app, deps);
+  registerRequestHooks(app, deps.metrics);
   registerJsonParser(app);
   registerErrorHandler(app);
   registerNotFound(app);
   await registerOpenApi(app);
 
+  const { oauth, merchants, wallets, charges, sandbox, events, webhooks, providerCallbacks } = deps.services;
   await app.register(async (token) => {
     // Form bodies only for the token endpoint; every /v1 route takes JSON alone.
     await token.register(formbody, { bodyLimit: 4 * 1024 });
-    registerOAuthRoutes(token, deps.services);
+    registerOAuthRoutes(token, { oauth });
   });
-  registerOpsRoutes(app, deps);
+  registerOpsRoutes(app, { db: deps.db.db, metrics: deps.metrics });
   // A scope of its own: the callback route keeps the raw body (the provider signs the bytes).
-  await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, deps.services));
-  await app.register(async (v1) => registerV1(v1, deps), { prefix: '/v1' });
+  await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, { providerCallbacks }));
+  // Every domain route is listed here, in the order the OpenAPI document shows them.
+  await app.register(
+    async (v1) => {
+      addV1Hooks(v1, { oauth, rateLimitPerS: deps.config.rateLimitPerS });
+      registerMerchantRoutes(v1, { merchants });
+      registerWalletRoutes(v1, { wallets });
+      registerPaymentRoutes(v1, { charges });
+      registerTopupRoutes(v1, { charges });
+      registerSandboxRoutes(v1, { sandbox });
+      registerEventRoutes(v1, { events });
+      registerWebhookRoutes(v1, { webhooks });
+    },
+    { prefix: '/v1' },
+  );
 
   return app;
 }

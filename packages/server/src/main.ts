@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     deps.deliveryWorker.start();
   }
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
-  if (!config.databaseUrl && config.bootstrapMerchant) await bootstrapSandboxMerchant(deps, baseUrl);
+  if (!config.databaseUrl && config.bootstrapMerchant) await bootstrapSandboxMerchant(deps.services.merchants, baseUrl);
   app.log.info({ url: baseUrl, database: deps.db.kind }, 'Purse is listening');
 }
 

@@ -1,26 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../deps.ts';
-import { registerEventRoutes } from '../events/routes.ts';
-import { registerMerchantRoutes } from '../merchants/routes.ts';
-import { registerPaymentRoutes } from '../payments/routes.ts';
-import { registerSandboxRoutes } from '../sandbox/routes.ts';
-import { registerTopupRoutes } from '../topups/routes.ts';
-import { registerWalletRoutes } from '../wallets/routes.ts';
-import { registerWebhookRoutes } from '../webhooks/routes.ts';
+import type { OAuthService } from '../oauth/service.ts';
 import { bearerAuth } from './auth.ts';
 import { refuseControlCharactersInQuery } from './query.ts';
 import { merchantRateLimit } from './rate-limit.ts';
 
-/** Every /v1 route: Bearer authentication, the per-merchant rate limit, the query-string guard, then the domain routes. */
-export async function registerV1(v1: FastifyInstance, deps: Deps): Promise<void> {
-  v1.addHook('onRequest', bearerAuth(deps.services.oauth));
-  v1.addHook('onRequest', merchantRateLimit(deps.config.rateLimitPerS));
+/**
+ * What every /v1 route goes through before its handler: Bearer authentication, the per-merchant
+ * rate limit, the query-string guard. The routes themselves are listed in app.ts, so this layer
+ * knows no domain route.
+ */
+export function addV1Hooks(v1: FastifyInstance, deps: { oauth: OAuthService; rateLimitPerS: number }): void {
+  v1.addHook('onRequest', bearerAuth(deps.oauth));
+  v1.addHook('onRequest', merchantRateLimit(deps.rateLimitPerS));
   v1.addHook('preValidation', refuseControlCharactersInQuery);
-  registerMerchantRoutes(v1, deps.services);
-  registerWalletRoutes(v1, deps.services);
-  registerPaymentRoutes(v1, deps.services);
-  registerTopupRoutes(v1, deps.services);
-  registerSandboxRoutes(v1, deps.services);
-  registerEventRoutes(v1, deps.services);
-  registerWebhookRoutes(v1, deps.services);
 }

@@ -1,12 +1,12 @@
-import type { Deps } from '../deps.ts';
+import type { MerchantService } from '../merchants/service.ts';
 
 /**
  * First start on an empty embedded database: one sandbox merchant, its credentials printed once
  * with a copy-paste token request, so a newcomer can try the API within a minute.
  */
-export async function bootstrapSandboxMerchant(deps: Deps, baseUrl: string): Promise<void> {
-  if ((await deps.services.merchants.countMerchants()) > 0) return;
-  const created = await deps.services.merchants.createMerchant({ name: 'Sandbox merchant' });
+export async function bootstrapSandboxMerchant(merchants: MerchantService, baseUrl: string): Promise<void> {
+  if ((await merchants.countMerchants()) > 0) return;
+  const created = await merchants.createMerchant({ name: 'Sandbox merchant' });
   if (!created.ok) return;
   const { merchant_id, client_id, client_secret } = created.value;
   const body = JSON.stringify({ grant_type: 'client_credentials', client_id, client_secret });

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { Deps } from '../deps.ts';
+import type { Db } from '../db/db.ts';
 import { ApiError } from '../shared/errors.ts';
+import type { Metrics } from './metrics.ts';
 import { errorResponses } from './openapi.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
 /** Unauthenticated operator endpoints: health, readiness, metrics and the OpenAPI document. */
-export function registerOpsRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics: Metrics }): void {
   const common = { tags: ['Operations'], security: [] };
   app.get('/healthz', { schema: { ...common, operationId: 'getHealth', summary: 'Liveness', response: { 200: Status } } }, async () => ({
     status: 'ok',
@@ -26,7 +27,7 @@ export function registerOpsRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async () => {
       try {
-        await sql`SELECT 1`.execute(deps.db.db);
+        await sql`SELECT 1`.execute(deps.db);
       } catch {
         throw new ApiError('service_unavailable', 'The database is not reachable.', { headers: { 'retry-after': '2' } });
       }

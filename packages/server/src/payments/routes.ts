@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
 import {
@@ -14,9 +14,9 @@ import {
   Reference,
 } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
+import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
-import type { Created } from '../shared/replay.ts';
 
 export const CreatePaymentBody = Type.Object(
   {
@@ -58,17 +58,6 @@ export const CreatePaymentBody = Type.Object(
 );
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
-
-/** 201 + Location for a new object; 200 + Idempotent-Replayed for the same reference and request. */
-export function sendCreated<T extends { id: string }>(reply: FastifyReply, result: Created<T>, path: string) {
-  if (result.created) return reply.status(201).header('location', `/v1/${path}/${result.object.id}`).send(result.object);
-  return reply.status(200).header('idempotent-replayed', 'true').send(result.object);
-}
-
-export const CREATE_RESPONSES = {
-  200: 'The same reference with the same request: the existing object in its current state (Idempotent-Replayed: true).',
-  201: 'Created. Business failures (declined card, empty wallet) are 201 with status "failed" and a failure code.',
-};
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: ChargeService }): void {
   app.addSchema(PaymentMethodView);

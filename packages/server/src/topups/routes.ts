@@ -3,8 +3,8 @@ import { type Static, Type } from 'typebox';
 import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
 import { Amount, CallbackUrl, Currency, Description, Metadata, paymentMethodInput, Reference, TopupView } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
+import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 
 export const CreateTopupBody = Type.Object(

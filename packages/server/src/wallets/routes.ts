@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import { CREATE_RESPONSES, sendCreated } from '../payments/routes.ts';
 import { ApiError } from '../shared/errors.ts';
 import { ListQuery, listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 import { BalanceView, CreateWalletBody, WalletTransactionView, WalletView } from './schemas.ts';
