@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
 import type { EventService } from './service.ts';
@@ -55,7 +55,7 @@ const EventListQuery = Type.Object(
 );
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
-export function registerEventRoutes(app: FastifyInstance, deps: { events: EventService }): void {
+export function registerEventRoutes(app: RouteApp, deps: { events: EventService }): void {
   app.addSchema(EventView);
   app.addSchema(DeliveryView);
   const tags = ['Events'];
@@ -73,7 +73,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventS
       },
     },
     async (request) => {
-      const q = request.query as Static<typeof EventListQuery>;
+      const q = request.query;
       return deps.events.listEvents(
         request.auth,
         { ...(q.type ? { type: q.type } : {}), ...(q.object_id ? { objectId: q.object_id } : {}) },
@@ -92,7 +92,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventS
         response: { 200: { $ref: 'Event#' }, ...errorResponses(401, 404, 429) },
       },
     },
-    async (request) => deps.events.getEvent(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.events.getEvent(request.auth, request.params.id),
   );
   app.get(
     '/events/:id/deliveries',
@@ -105,7 +105,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventS
         response: deliveries,
       },
     },
-    async (request) => deps.events.listDeliveries(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.events.listDeliveries(request.auth, request.params.id),
   );
   app.post(
     '/events/:id/redeliver',
@@ -120,6 +120,6 @@ export function registerEventRoutes(app: FastifyInstance, deps: { events: EventS
         response: deliveries,
       },
     },
-    async (request) => deps.events.redeliver(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.events.redeliver(request.auth, request.params.id),
   );
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { notFound } from '../shared/errors.ts';
 import type { MerchantService } from './service.ts';
@@ -17,7 +17,7 @@ export const Merchant = Type.Object(
   { $id: 'Merchant', additionalProperties: false },
 );
 
-export function registerMerchantRoutes(app: FastifyInstance, deps: { merchants: MerchantService }): void {
+export function registerMerchantRoutes(app: RouteApp, deps: { merchants: MerchantService }): void {
   app.addSchema(Merchant);
   app.get(
     '/merchant',

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { RouteApp } from '../http/route-app.ts';
 import { OAuthError } from './errors.ts';
 import type { OAuthService } from './service.ts';
 
@@ -63,12 +63,23 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** RFC 6749 §3.1: a parameter sent without a value is treated as omitted. */
 const absent = (value: unknown): boolean => value === undefined || value === '';
 
+/** A JSON object or a parsed form: the only bodies whose fields are read. */
+const isFields = (body: unknown): body is Record<string, unknown> => body !== null && typeof body === 'object' && !Array.isArray(body);
+
+/** One credential from the body: present, a non-empty string, no control characters. */
+function bodyCredential(fields: Record<string, unknown>, name: 'client_id' | 'client_secret'): string {
+  const value = fields[name];
+  if (value === undefined) throw OAuthError.of('invalid_request', `${name} is required.`);
+  if (typeof value !== 'string' || value === '') throw OAuthError.of('invalid_request', `${name} must be a non-empty string.`);
+  if (CONTROL.test(value)) throw OAuthError.of('invalid_request', `${name} must not contain control characters.`);
+  return value;
+}
+
 /** Reads the grant and the client's credentials from the body and/or the Basic header. */
-function readTokenRequest(body: unknown, authorization: string | undefined) {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+function readTokenRequest(fields: unknown, authorization: string | undefined) {
+  if (!isFields(fields)) {
     throw OAuthError.of('invalid_request', 'The body must be a JSON object or a form with grant_type, client_id and client_secret.');
   }
-  const fields = body as Record<string, unknown>;
   const basic = basicCredentials(authorization);
   if (basic === 'malformed') throw OAuthError.of('invalid_request', 'The Authorization header must be HTTP Basic client credentials.');
   if (absent(fields.grant_type)) throw OAuthError.of('invalid_request', 'grant_type is required.');
@@ -85,16 +96,11 @@ function readTokenRequest(body: unknown, authorization: string | undefined) {
     }
     return { ...basic, usedBasic: true };
   }
-  for (const name of ['client_id', 'client_secret'] as const) {
-    if (fields[name] === undefined) throw OAuthError.of('invalid_request', `${name} is required.`);
-    if (typeof fields[name] !== 'string' || fields[name] === '')
-      throw OAuthError.of('invalid_request', `${name} must be a non-empty string.`);
-    if (CONTROL.test(fields[name] as string)) throw OAuthError.of('invalid_request', `${name} must not contain control characters.`);
-  }
-  return { clientId: fields.client_id as string, clientSecret: fields.client_secret as string, usedBasic: false };
+  const clientId = bodyCredential(fields, 'client_id');
+  return { clientId, clientSecret: bodyCredential(fields, 'client_secret'), usedBasic: false };
 }
 
-export function registerOAuthRoutes(app: FastifyInstance, deps: { oauth: OAuthService }): void {
+export function registerOAuthRoutes(app: RouteApp, deps: { oauth: OAuthService }): void {
   app.addSchema(TokenRequest);
   app.addSchema(TokenResponse);
   app.addSchema(OAuthErrorBody);

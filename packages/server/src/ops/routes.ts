@@ -8,7 +8,11 @@ import { errorResponses } from './openapi.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
-/** Unauthenticated operator endpoints: health, readiness, metrics and the OpenAPI document. */
+/**
+ * Unauthenticated operator endpoints: health, readiness, metrics and the OpenAPI document. A
+ * plain instance rather than RouteApp: none of them reads request data, and the generated
+ * OpenAPI document is typed by @fastify/swagger, not by the loose schema it is described with.
+ */
 export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics: Metrics }): void {
   const common = { tags: ['Operations'], security: [] };
   app.get('/healthz', { schema: { ...common, operationId: 'getHealth', summary: 'Liveness', response: { 200: Status } } }, async () => ({

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
 import {
   Amount,
@@ -15,6 +14,7 @@ import {
 } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 
@@ -59,7 +59,7 @@ export const CreatePaymentBody = Type.Object(
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
-export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: ChargeService }): void {
+export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeService }): void {
   app.addSchema(PaymentMethodView);
   app.addSchema(PaymentView);
   const tags = ['Payments'];
@@ -84,7 +84,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: Cha
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreatePaymentBody>;
+      const body = request.body;
       const result = await deps.charges.createCharge(request.auth, 'payment', {
         ...body,
         method: body.payment_method,
@@ -106,7 +106,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: Cha
         response: { 200: { $ref: 'Payment#' }, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (request) => deps.charges.getCharge(request.auth, 'payment', (request.params as { id: string }).id),
+    async (request) => deps.charges.getCharge(request.auth, 'payment', request.params.id),
   );
 
   app.get(
@@ -121,7 +121,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { charges: Cha
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof ChargeListQuery>;
+      const query = request.query;
       return deps.charges.listCharges(request.auth, 'payment', readChargeFilters(query), readPageRequest(query, 'payment'));
     },
   );

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { FAILURE_CODES } from '../connectors/connector.ts';
+import { type CallbackHeaders, FAILURE_CODES } from '../connectors/connector.ts';
 import { SANDBOX_SIGNATURE_HEADER } from '../connectors/sandbox/callbacks.ts';
 import { parseJsonBody } from '../http/json-body.ts';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
+import { present } from '../shared/invariant.ts';
 import type { ProviderCallbackService } from './service.ts';
 
 const Params = Type.Object({ provider: Type.String({ maxLength: 64, description: 'The provider sending the callback, e.g. sandbox.' }) });
@@ -34,7 +35,15 @@ const Received = Type.Object({ received: Type.Literal(true) });
  * authenticates with a signature over the raw body. Register it in a scope of its own: it
  * replaces the JSON parser there to keep the raw bytes, and parses them only once verified.
  */
-export function registerProviderCallbackRoutes(app: FastifyInstance, deps: { providerCallbacks: ProviderCallbackService }): void {
+export function registerProviderCallbackRoutes(app: RouteApp, deps: { providerCallbacks: ProviderCallbackService }): void {
+  // Runs before validation, while the body is still the raw string the parser below keeps; the
+  // request's declared body type only holds once this hook has parsed it.
+  const verifyThenParse = async (request: { params: { provider: string }; headers: CallbackHeaders; body: unknown }) => {
+    const raw = typeof request.body === 'string' ? request.body : undefined;
+    deps.providerCallbacks.authenticate(request.params.provider, request.headers, raw);
+    // authenticate refuses a missing body, so raw is the verified string here.
+    request.body = parseJsonBody(present(raw, 'verified callback body'));
+  };
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
@@ -63,12 +72,8 @@ export function registerProviderCallbackRoutes(app: FastifyInstance, deps: { pro
           401: { description: 'signature_invalid: the signature is missing or does not match the body.', $ref: 'Error#' },
         },
       },
-      preValidation: async (request) => {
-        const { provider } = request.params as { provider: string };
-        deps.providerCallbacks.authenticate(provider, request.headers, typeof request.body === 'string' ? request.body : undefined);
-        request.body = parseJsonBody(request.body as string);
-      },
+      preValidation: verifyThenParse,
     },
-    async (request) => deps.providerCallbacks.receive((request.params as { provider: string }).provider, request.body),
+    async (request) => deps.providerCallbacks.receive(request.params.provider, request.body),
   );
 }

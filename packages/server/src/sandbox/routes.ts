@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
-import { FAILURE_CODES, type FailureCode } from '../connectors/connector.ts';
-import type { ChargeKind } from '../db/schema.ts';
+import { Type } from 'typebox';
+import { FAILURE_CODES } from '../connectors/connector.ts';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import type { SandboxService } from './service.ts';
 
@@ -10,44 +9,42 @@ const ForceBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Sandbox-only helpers that force a pending object's outcome (api-v1.md §10). Live merchants get 404. */
-export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: SandboxService }): void {
+/** A request without a body validates as {}: the failure code is optional, and so is the body. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+/**
+ * Sandbox-only helpers that force a pending object's outcome. Live merchants get 404. Succeed
+ * and fail are registered apart so that only fail has a body schema, and its handler reads the
+ * validated failure code.
+ */
+export function registerSandboxRoutes(app: RouteApp, deps: { sandbox: SandboxService }): void {
   for (const [path, kind, ref] of [
     ['payments', 'payment', 'Payment'],
     ['topups', 'topup', 'Topup'],
   ] as const) {
-    for (const outcome of ['succeed', 'fail'] as const) {
-      app.post(
-        `/sandbox/${path}/:id/${outcome}`,
-        {
-          schema: {
-            operationId: `sandbox${outcome === 'succeed' ? 'Succeed' : 'Fail'}${ref}`,
-            tags: ['Sandbox'],
-            summary: `Force a pending ${kind} to ${outcome === 'succeed' ? 'succeed' : 'fail'} (sandbox merchants only)`,
-            description:
-              'Only for pending objects (otherwise 409 invalid_state). The outcome goes through the sandbox provider and the ' +
-              'normal settlement, so the ledger, events and webhooks behave as live.' +
-              (outcome === 'fail' ? ' Optional body {"failure_code": …}; default payer_declined (mobile money) or card_declined.' : ''),
-            params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
-            ...(outcome === 'fail' ? { body: ForceBody } : {}),
-            response: { 200: { $ref: `${ref}#` }, ...errorResponses(400, 401, 404, 409, 429) },
-          },
-          // The body is optional: a request without one validates as {}.
-          preValidation: async (request) => {
-            if (request.body === undefined || request.body === null) request.body = {};
-          },
-        },
-        async (request) => {
-          const body = (request.body ?? {}) as Static<typeof ForceBody>;
-          return deps.sandbox.force(
-            request.auth,
-            kind as ChargeKind,
-            (request.params as { id: string }).id,
-            outcome,
-            (body.failure_code as FailureCode | undefined) ?? null,
-          );
-        },
-      );
-    }
+    const schema = (outcome: 'succeed' | 'fail') => ({
+      operationId: `sandbox${outcome === 'succeed' ? 'Succeed' : 'Fail'}${ref}`,
+      tags: ['Sandbox'],
+      summary: `Force a pending ${kind} to ${outcome === 'succeed' ? 'succeed' : 'fail'} (sandbox merchants only)`,
+      description:
+        'Only for pending objects (otherwise 409 invalid_state). The outcome goes through the sandbox provider and the ' +
+        'normal settlement, so the ledger, events and webhooks behave as live.' +
+        (outcome === 'fail' ? ' Optional body {"failure_code": …}; default payer_declined (mobile money) or card_declined.' : ''),
+      params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
+    });
+    const response = { 200: { $ref: `${ref}#` }, ...errorResponses(400, 401, 404, 409, 429) };
+
+    app.post(
+      `/sandbox/${path}/:id/succeed`,
+      { schema: { ...schema('succeed'), response }, preValidation: emptyBodyAsObject },
+      async (request) => deps.sandbox.force(request.auth, kind, request.params.id, 'succeed', null),
+    );
+    app.post(
+      `/sandbox/${path}/:id/fail`,
+      { schema: { ...schema('fail'), body: ForceBody, response }, preValidation: emptyBodyAsObject },
+      async (request) => deps.sandbox.force(request.auth, kind, request.params.id, 'fail', request.body.failure_code ?? null),
+    );
   }
 }

@@ -69,7 +69,7 @@ export async function fetchPage<DB, TB extends keyof DB, O extends { id: string 
 export function listResponseSchema(ref: string) {
   return Type.Object({
     object: Type.Literal('list'),
-    data: Type.Array({ $ref: `${ref}#` } as never),
+    data: Type.Array(Type.Unsafe<unknown>({ $ref: `${ref}#` })),
     has_more: Type.Boolean(),
   });
 }

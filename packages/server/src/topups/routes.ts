@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
 import { Amount, CallbackUrl, Currency, Description, Metadata, paymentMethodInput, Reference, TopupView } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 
@@ -32,7 +32,7 @@ export const CreateTopupBody = Type.Object(
   },
 );
 
-export function registerTopupRoutes(app: FastifyInstance, deps: { charges: ChargeService }): void {
+export function registerTopupRoutes(app: RouteApp, deps: { charges: ChargeService }): void {
   app.addSchema(TopupView);
   const tags = ['Top-ups'];
 
@@ -56,7 +56,7 @@ export function registerTopupRoutes(app: FastifyInstance, deps: { charges: Charg
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreateTopupBody>;
+      const body = request.body;
       const result = await deps.charges.createCharge(request.auth, 'topup', {
         ...body,
         walletId: body.wallet_id,
@@ -79,7 +79,7 @@ export function registerTopupRoutes(app: FastifyInstance, deps: { charges: Charg
         response: { 200: { $ref: 'Topup#' }, ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (request) => deps.charges.getCharge(request.auth, 'topup', (request.params as { id: string }).id),
+    async (request) => deps.charges.getCharge(request.auth, 'topup', request.params.id),
   );
 
   app.get(
@@ -95,7 +95,7 @@ export function registerTopupRoutes(app: FastifyInstance, deps: { charges: Charg
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof ChargeListQuery>;
+      const query = request.query;
       return deps.charges.listCharges(request.auth, 'topup', readChargeFilters(query), readPageRequest(query, 'topup'));
     },
   );

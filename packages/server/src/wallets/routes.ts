@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ApiError } from '../shared/errors.ts';
 import { ListQuery, listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
@@ -19,7 +19,7 @@ function refuseBody(body: unknown): void {
 
 const PageQuery = Type.Object(ListQuery, { additionalProperties: false });
 
-export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: WalletService }): void {
+export function registerWalletRoutes(app: RouteApp, deps: { wallets: WalletService }): void {
   app.addSchema(WalletView);
   app.addSchema(WalletTransactionView);
   app.addSchema(BalanceView);
@@ -42,14 +42,13 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
         },
       },
     },
-    async (request, reply) =>
-      sendCreated(reply, await deps.wallets.createWallet(request.auth, request.body as Static<typeof CreateWalletBody>), 'wallets'),
+    async (request, reply) => sendCreated(reply, await deps.wallets.createWallet(request.auth, request.body), 'wallets'),
   );
 
   app.get(
     '/wallets/:id',
     { schema: { operationId: 'getWallet', tags, summary: 'Retrieve a wallet', params: IdParams, querystring: NoQuery, response: one } },
-    async (request) => deps.wallets.getWallet(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.wallets.getWallet(request.auth, request.params.id),
   );
 
   app.get(
@@ -63,7 +62,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
         response: { 200: listResponseSchema('Wallet'), ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) => deps.wallets.listWallets(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'wallet')),
+    async (request) => deps.wallets.listWallets(request.auth, readPageRequest(request.query, 'wallet')),
   );
 
   app.get(
@@ -78,12 +77,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
         response: { 200: listResponseSchema('WalletTransaction'), ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (request) =>
-      deps.wallets.listTransactions(
-        request.auth,
-        (request.params as { id: string }).id,
-        readPageRequest(request.query as Static<typeof PageQuery>, 'walletTransaction'),
-      ),
+    async (request) => deps.wallets.listTransactions(request.auth, request.params.id, readPageRequest(request.query, 'walletTransaction')),
   );
 
   for (const [action, status] of [
@@ -105,7 +99,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { wallets: Wall
       },
       async (request) => {
         refuseBody(request.body);
-        return deps.wallets.setStatus(request.auth, (request.params as { id: string }).id, status);
+        return deps.wallets.setStatus(request.auth, request.params.id, status);
       },
     );
   }

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { EVENT_TYPES } from '../events/store.ts';
+import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
 import type { WebhookService } from './service.ts';
@@ -43,7 +43,7 @@ export const EndpointView = Type.Object(
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 const PageQuery = Type.Object(ListQuery, { additionalProperties: false });
 
-export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: WebhookService }): void {
+export function registerWebhookRoutes(app: RouteApp, deps: { webhooks: WebhookService }): void {
   app.addSchema(EndpointView);
   const tags = ['Webhooks'];
   const one = { 200: { $ref: 'WebhookEndpoint#' }, ...errorResponses(401, 404, 429) };
@@ -67,7 +67,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
       },
     },
     async (request, reply) => {
-      const endpoint = await deps.webhooks.createEndpoint(request.auth, request.body as Static<typeof CreateEndpointBody>);
+      const endpoint = await deps.webhooks.createEndpoint(request.auth, request.body);
       return reply.status(201).header('location', `/v1/webhook_endpoints/${endpoint.id}`).send(endpoint);
     },
   );
@@ -82,13 +82,12 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
         response: { 200: listResponseSchema('WebhookEndpoint'), ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) =>
-      deps.webhooks.listEndpoints(request.auth, readPageRequest(request.query as Static<typeof PageQuery>, 'webhookEndpoint')),
+    async (request) => deps.webhooks.listEndpoints(request.auth, readPageRequest(request.query, 'webhookEndpoint')),
   );
   app.get(
     '/webhook_endpoints/:id',
     { schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Retrieve a webhook endpoint', params: IdParams, response: one } },
-    async (request) => deps.webhooks.getEndpoint(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.webhooks.getEndpoint(request.auth, request.params.id),
   );
   app.delete(
     '/webhook_endpoints/:id',
@@ -104,7 +103,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
         },
       },
     },
-    async (request) => deps.webhooks.deleteEndpoint(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.webhooks.deleteEndpoint(request.auth, request.params.id),
   );
   app.post(
     '/webhook_endpoints/:id/rotate_secret',
@@ -119,6 +118,6 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: We
         response: one,
       },
     },
-    async (request) => deps.webhooks.rotateSecret(request.auth, (request.params as { id: string }).id),
+    async (request) => deps.webhooks.rotateSecret(request.auth, request.params.id),
   );
 }
