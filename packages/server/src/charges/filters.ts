@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import type { ChargeStatus, MethodType } from '../db/schema.ts';
+import { type ChargeStatus, METHOD_TYPES } from '../db/schema.ts';
 import { ApiError } from '../shared/errors.ts';
 import { ListQuery } from '../shared/pagination.ts';
 import type { ChargeFilters } from './store.ts';
@@ -9,7 +9,7 @@ export const ChargeListQuery = Type.Object(
     ...ListQuery,
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')])),
-    payment_method_type: Type.Optional(Type.Union([Type.Literal('mobile_money'), Type.Literal('card'), Type.Literal('wallet')])),
+    payment_method_type: Type.Optional(Type.Union(METHOD_TYPES.map((t) => Type.Literal(t)))),
     created_gte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or after.' })),
     created_lte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or before.' })),
   },
@@ -40,7 +40,7 @@ export function readChargeFilters(query: Static<typeof ChargeListQuery>): Charge
   const filters: ChargeFilters = {};
   if (query.reference !== undefined) filters.reference = query.reference;
   if (query.status !== undefined) filters.status = query.status as ChargeStatus;
-  if (query.payment_method_type !== undefined) filters.methodType = query.payment_method_type as MethodType;
+  if (query.payment_method_type !== undefined) filters.methodType = query.payment_method_type;
   const gte = readTime(query.created_gte, 'created_gte');
   const lte = readTime(query.created_lte, 'created_lte');
   if (gte) filters.createdGte = gte;

@@ -35,7 +35,7 @@ export interface ChargeBody {
   reference: string;
   amount: string;
   currency: string;
-  method: Record<string, unknown> & { type: string };
+  method: Record<string, unknown> & { type: MethodType };
   /** payment_method or source: the name the merchant used, for `param`. */
   methodParam: string;
   walletId?: string;
@@ -60,44 +60,60 @@ async function loadWallet(db: Db, auth: AuthContext, id: string, currency: strin
 function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
   const { method, methodParam: p } = body;
   input.checkMethodShape(method, p);
-  if (method.type === 'card') {
-    const card = method.card as Parameters<typeof input.checkCard>[0];
-    input.checkCard(card, `${p}.card`, now);
-    return {
-      publicMethod: {
-        type: 'card',
-        card: { brand: input.cardBrand(card.number), last4: card.number.slice(-4), exp_month: card.exp_month, exp_year: card.exp_year },
-      },
-      providerMethod: {
-        type: 'card',
-        number: card.number,
-        expMonth: card.exp_month,
-        expYear: card.exp_year,
-        cvc: card.cvc,
-      } as ProviderMethod,
-      // A keyed hash of the number; the CVC is left out (api-v1.md §7).
-      canonical: {
-        type: 'card',
-        number: keyedHash(hashKey, `card:${card.number}`),
-        exp_month: card.exp_month,
-        exp_year: card.exp_year,
-        holder_name: card.holder_name ?? null,
-      },
-    };
+  // Exhaustive: a new method type fails to compile here instead of being taken for another.
+  switch (method.type) {
+    case 'card':
+      return describeCard(method, p, now, hashKey);
+    case 'mobile_money': {
+      const mm = input.checkMobileMoney(method.mobile_money as Parameters<typeof input.checkMobileMoney>[0], `${p}.mobile_money`);
+      return {
+        methodType: method.type,
+        publicMethod: { type: 'mobile_money', mobile_money: mm },
+        providerMethod: { type: 'mobile_money', phoneNumber: mm.phone_number, provider: mm.provider } as ProviderMethod,
+        canonical: { type: 'mobile_money', ...mm },
+      };
+    }
+    case 'wallet': {
+      const walletId = (method.wallet as { wallet_id: string }).wallet_id;
+      return {
+        methodType: method.type,
+        publicMethod: { type: 'wallet', wallet: { wallet_id: walletId } },
+        providerMethod: null,
+        canonical: { type: 'wallet', wallet_id: walletId },
+      };
+    }
+    default: {
+      const unhandled: never = method.type;
+      throw new Error(`invariant broken: no description for method type ${String(unhandled)}`);
+    }
   }
-  if (method.type === 'mobile_money') {
-    const mm = input.checkMobileMoney(method.mobile_money as Parameters<typeof input.checkMobileMoney>[0], `${p}.mobile_money`);
-    return {
-      publicMethod: { type: 'mobile_money', mobile_money: mm },
-      providerMethod: { type: 'mobile_money', phoneNumber: mm.phone_number, provider: mm.provider } as ProviderMethod,
-      canonical: { type: 'mobile_money', ...mm },
-    };
-  }
-  const walletId = (method.wallet as { wallet_id: string }).wallet_id;
+}
+
+/** A card: checked, then reduced to what may be stored (brand, last four, expiry). */
+function describeCard(method: Record<string, unknown>, p: string, now: Date, hashKey: Buffer) {
+  const card = method.card as Parameters<typeof input.checkCard>[0];
+  input.checkCard(card, `${p}.card`, now);
   return {
-    publicMethod: { type: 'wallet', wallet: { wallet_id: walletId } },
-    providerMethod: null,
-    canonical: { type: 'wallet', wallet_id: walletId },
+    methodType: 'card' as const,
+    publicMethod: {
+      type: 'card',
+      card: { brand: input.cardBrand(card.number), last4: card.number.slice(-4), exp_month: card.exp_month, exp_year: card.exp_year },
+    },
+    providerMethod: {
+      type: 'card',
+      number: card.number,
+      expMonth: card.exp_month,
+      expYear: card.exp_year,
+      cvc: card.cvc,
+    } as ProviderMethod,
+    // A keyed hash of the number; the CVC is left out: it is never kept, not even hashed.
+    canonical: {
+      type: 'card',
+      number: keyedHash(hashKey, `card:${card.number}`),
+      exp_month: card.exp_month,
+      exp_year: card.exp_year,
+      holder_name: card.holder_name ?? null,
+    },
   };
 }
 
@@ -122,7 +138,7 @@ export async function prepareCharge(
   const walletId =
     kind === 'topup'
       ? present(body.walletId, 'wallet_id')
-      : described.publicMethod.type === 'wallet'
+      : described.methodType === 'wallet'
         ? (described.canonical as { wallet_id: string }).wallet_id
         : null;
   const wallet = walletId === null ? null : await loadWallet(deps.db, auth, walletId, currency, walletParam);
@@ -142,7 +158,7 @@ export async function prepareCharge(
     reference,
     amountMinor,
     currency,
-    methodType: described.publicMethod.type as MethodType,
+    methodType: described.methodType,
     publicMethod: described.publicMethod,
     providerMethod: described.providerMethod,
     walletId,

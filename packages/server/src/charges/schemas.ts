@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { METHOD_TYPES, type MethodType } from '../db/schema.ts';
 
 /**
  * Request and response schemas shared by payments and top-ups. Types and shapes are checked
@@ -49,9 +50,9 @@ export const CardInput = Type.Object(
 );
 export const WalletMethodInput = Type.Object({ wallet_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
-const methodTypes = (types: string[]) => Type.Union(types.map((t) => Type.Literal(t)));
+const methodTypes = (types: readonly MethodType[]) => Type.Union(types.map((t) => Type.Literal(t)));
 
-export function paymentMethodInput(types: ('mobile_money' | 'card' | 'wallet')[]) {
+export function paymentMethodInput(types: readonly MethodType[]) {
   return Type.Object(
     {
       type: methodTypes(types),
@@ -77,7 +78,7 @@ const Timestamp = Type.String({ format: 'date-time' });
 
 export const PaymentMethodView = Type.Object(
   {
-    type: methodTypes(['mobile_money', 'card', 'wallet']),
+    type: methodTypes(METHOD_TYPES),
     mobile_money: Type.Optional(Type.Object({ phone_number: Type.String(), provider: Type.Union([Type.String(), Type.Null()]) })),
     card: Type.Optional(Type.Object({ brand: Type.String(), last4: Type.String(), exp_month: Type.Integer(), exp_year: Type.Integer() })),
     wallet: Type.Optional(Type.Object({ wallet_id: Type.String() })),

@@ -53,7 +53,9 @@ export interface WalletsTable {
 
 export type ChargeKind = 'payment' | 'topup';
 export type ChargeStatus = 'pending' | 'succeeded' | 'failed';
-export type MethodType = 'wallet' | 'mobile_money' | 'card';
+/** Every way to pay, in the order the API lists them; the method_type column's CHECK holds the same three. */
+export const METHOD_TYPES = ['mobile_money', 'card', 'wallet'] as const;
+export type MethodType = (typeof METHOD_TYPES)[number];
 export type ProviderState = 'not_started' | 'initiated' | 'none';
 
 export interface ChargesTable {

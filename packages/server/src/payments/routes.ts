@@ -13,6 +13,7 @@ import {
   Reference,
 } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
+import { METHOD_TYPES } from '../db/schema.ts';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
@@ -23,7 +24,7 @@ export const CreatePaymentBody = Type.Object(
     reference: Reference,
     amount: Amount,
     currency: Currency,
-    payment_method: paymentMethodInput(['mobile_money', 'card', 'wallet']),
+    payment_method: paymentMethodInput(METHOD_TYPES),
     customer: Type.Optional(CustomerInput),
     description: Type.Optional(Description),
     callback_url: Type.Optional(CallbackUrl),
