@@ -20,8 +20,6 @@ import { registerTopupRoutes } from './topups/routes.ts';
 import { registerWalletRoutes } from './wallets/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 
-export const API_VERSION = '1.0.0';
-
 export async function createApp(deps: Deps) {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,

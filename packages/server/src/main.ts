@@ -4,11 +4,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildDeps } from './deps.ts';
 import { registerDrain } from './http/drain.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
-import { runPrimary } from './ops/cluster.ts';
+import { runPrimary, SHUTDOWN_DEADLINE_MS } from './ops/cluster.ts';
 import { acquireDataDirLock, DataDirBusyError } from './ops/data-dir-lock.ts';
-
-// Under the 10 s a graceful shutdown may take, with room for deps.close() and the exit itself.
-const SHUTDOWN_DEADLINE_MS = 9_000;
 
 async function main(): Promise<void> {
   let config;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { API_VERSION } from '../shared/api-version.ts';
 import { ApiError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 
@@ -10,7 +11,7 @@ import { newId } from '../shared/ids.ts';
 export function rawNotFound(_path: string, _req: IncomingMessage, res: ServerResponse): void {
   const requestId = newId('request');
   const body = JSON.stringify(new ApiError('resource_not_found', 'No such object.').body(requestId));
-  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId, 'api-version': '1.0.0' });
+  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId, 'api-version': API_VERSION });
   res.end(body);
 }
 

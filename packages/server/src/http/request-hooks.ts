@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../ops/metrics.ts';
-
-const API_VERSION = '1.0.0';
+import { API_VERSION } from '../shared/api-version.ts';
 
 /** Request-Id and Api-Version on every response; one lean log line and metrics per request. */
 export function registerRequestHooks(app: FastifyInstance, metrics: Metrics): void {

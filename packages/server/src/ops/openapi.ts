@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { API_VERSION } from '../shared/api-version.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -37,7 +38,7 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
 }
 
 /** The overview, with the decisions taken where api-v1.md is silent (kept here, in the contract). */
-const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: 1.0.0. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
+const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: ${API_VERSION}. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
 
 ## Decisions where the v1 contract is silent
 
@@ -60,7 +61,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: {
         title: 'Purse API',
-        version: '1.0.0',
+        version: API_VERSION,
         description: API_DESCRIPTION,
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Purse operators' },
