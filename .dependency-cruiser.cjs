@@ -1,0 +1,78 @@
+// The layering of packages/server/src, checked by `npm run lint`. From the bottom up:
+//   shared/  <-  config.ts  <-  db/  <-  domain folders (ledger/ lowest)  <-  http/  <-  */routes.ts  <-  app.ts, main.ts, cli/
+// Paths are matched with or without the packages/server/ prefix, so the same rules apply when the
+// tree is cruised from the repository root and when a test cruises a small copy of the layout.
+const SRC = '^(packages/server/)?src/';
+
+/** Everything in src/ except the given folders or files (regular expressions after src/). */
+const srcExcept = (...allowed) => ({ path: SRC, pathNot: allowed.map((a) => `${SRC}${a}`) });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'A cycle makes load order matter and every module in it depend on all the others.',
+      severity: 'error',
+      from: { path: SRC },
+      to: { circular: true },
+    },
+    {
+      name: 'shared-imports-only-shared',
+      comment: 'shared/ is the bottom layer: every layer may use it, so it may use none of them.',
+      severity: 'error',
+      from: { path: `${SRC}shared/` },
+      to: srcExcept('shared/'),
+    },
+    {
+      name: 'config-imports-only-shared',
+      comment: 'config.ts reads the environment; it knows nothing of the service it configures.',
+      severity: 'error',
+      from: { path: `${SRC}config\\.ts$` },
+      to: srcExcept('shared/', 'config\\.ts$'),
+    },
+    {
+      name: 'db-imports-only-shared-and-config',
+      comment: 'db/ is the storage below the domain: connection, migrations, row types.',
+      severity: 'error',
+      from: { path: `${SRC}db/` },
+      to: srcExcept('db/', 'shared/', 'config\\.ts$'),
+    },
+    {
+      name: 'only-routes-import-http',
+      comment: 'HTTP concerns stay at the edge: services and stores must work without a request.',
+      severity: 'error',
+      from: srcExcept('http/', '[^/]+/routes\\.ts$', 'app\\.ts$', 'main\\.ts$'),
+      to: { path: `${SRC}http/` },
+    },
+    {
+      name: 'only-entry-points-import-deps',
+      comment: 'deps.ts wires everything; a module below it gets what it needs passed in.',
+      severity: 'error',
+      from: srcExcept('app\\.ts$', 'main\\.ts$', 'cli/'),
+      to: { path: `${SRC}deps\\.ts$` },
+    },
+    {
+      name: 'no-route-imports-route',
+      comment: 'What two route files share belongs in a module below them (http/, a schemas file).',
+      severity: 'error',
+      from: { path: `${SRC}[^/]+/routes\\.ts$` },
+      to: { path: `${SRC}[^/]+/routes\\.ts$` },
+    },
+    {
+      name: 'ledger-imports-no-domain',
+      comment: 'The ledger is the lowest domain layer: the others post to it, it calls none of them.',
+      severity: 'error',
+      from: { path: `${SRC}ledger/` },
+      to: srcExcept('ledger/', 'shared/', 'db/', 'config\\.ts$'),
+    },
+  ],
+  options: {
+    // Type-only imports count: a type from a higher layer couples the code just the same.
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
