@@ -59,7 +59,7 @@ test('round trips: a wallet payment, a card claim with its settlement, a mobile-
     payload: { grant_type: 'client_credentials', client_id: created.value.client_id, client_secret: created.value.client_secret },
   });
   const headers = { authorization: `Bearer ${token.json().access_token}` };
-  const post = async (url: string, payload: unknown) => {
+  const post = async (url: string, payload: Record<string, unknown>) => {
     const response = await app.inject({ method: 'POST', url, headers, payload });
     assert.ok(response.statusCode < 300, response.body);
     return response.json();
