@@ -14,7 +14,7 @@ import { isIdOf, newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
-import { type ChargeBody, type PreparedCharge, prepareCharge } from './prepare.ts';
+import { type ChargeBody, type PreparedCharge, pendingRow, prepareCharge } from './prepare.ts';
 import { LEASE_MS, type Settlement } from './settlement.ts';
 import * as store from './store.ts';
 import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
@@ -22,41 +22,6 @@ import { newWalletPaymentIds, type WalletFailure, walletPaymentRow, walletPaymen
 
 /** Provider name of wallet payments: money moves inside Purse's own ledger. */
 const INTERNAL_PROVIDER = 'purse';
-
-/** The row a new charge would have in the database, for rendering before it is read back. */
-function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now: Date, provider: string): ChargeRow {
-  return {
-    id,
-    kind: prepared.kind,
-    merchant_id: auth.merchantId,
-    reference: prepared.reference,
-    request_fingerprint: prepared.fingerprint,
-    status: 'pending',
-    amount: prepared.amountMinor.toString(),
-    currency: prepared.currency,
-    method_type: prepared.methodType,
-    method: prepared.publicMethod,
-    wallet_id: prepared.walletId,
-    customer: prepared.kind === 'payment' ? prepared.customer : null,
-    description: prepared.description,
-    metadata: prepared.metadata,
-    callback_url: prepared.callbackUrl,
-    failure_code: null,
-    failure_message: null,
-    provider,
-    provider_reference: null,
-    provider_state: 'not_started',
-    late_outcome: null,
-    livemode: auth.livemode,
-    created_at: now,
-    updated_at: now,
-    completed_at: null,
-    expires_at: null,
-    next_check_at: null,
-    lease_until: null,
-    attempts: 0,
-  };
-}
 
 export function createChargeService(deps: {
   db: Db;
