@@ -9,6 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
+import { ceilingScript } from './lib/ceiling.ts';
 import { type LoadResult, latencySummary, type RequestSpec, runLoad } from './lib/load.ts';
 import {
   cpuSecondsOf,
@@ -649,6 +650,8 @@ async function ceiling(
   await sleep(500);
   const dir = mkdtempSync(join(tmpdir(), 'purse-bench-pgbench-'));
   const statFile = join(dir, 'stat');
+  const script = join(dir, 'ceiling.sql');
+  writeFileSync(script, ceilingScript(PAYMENT));
   log(`wallet (${target}): ${opts.durationS} s`);
   try {
     const args = [
@@ -662,7 +665,7 @@ async function ceiling(
       '-T',
       String(opts.durationS),
       '-f',
-      join(BENCH, 'sql', 'ceiling.sql'),
+      script,
       '-D',
       `merchant=${merchantId}`,
       '-D',
@@ -732,7 +735,7 @@ async function ceiling(
       loadgenCpuPct: clientCpu === null ? null : (clientCpu / wall) * 100,
       otherCpuPct: (Math.max(0, machineCpu - dbCpu - (clientCpu ?? 0) - (self.user + self.system) / 1e6) / wall) * 100,
       durationS: wall,
-      note: `ceiling, bench/sql/ceiling.sql: requests/s = tps, non-2xx = failed transactions, errors = aborted clients${aborted ? ` (exit ${code})` : ''}, loadgen = pgbench`,
+      note: `ceiling, the server's wallet-payment statement under pgbench: requests/s = tps, non-2xx = failed transactions, errors = aborted clients${aborted ? ` (exit ${code})` : ''}, loadgen = pgbench`,
     };
     log(`  → ${Math.round(row.requestsPerS!)} tps, p99 ${row.latencyMs!.p99.toFixed(1)} ms`);
     return row;

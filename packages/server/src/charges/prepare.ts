@@ -10,6 +10,7 @@ import { present } from '../shared/invariant.ts';
 import { keyedHash } from '../shared/secrets.ts';
 import { findWallet } from '../wallets/store.ts';
 import * as input from './input.ts';
+import type { ChargeRow } from './view.ts';
 
 /** A create request after validation: canonical values, the public method, and the fingerprint. */
 export interface PreparedCharge {
@@ -168,5 +169,40 @@ export async function prepareCharge(
     metadata,
     callbackUrl,
     fingerprint: fingerprint(hashKey, fields),
+  };
+}
+
+/** The row a new charge would have in the database, for rendering before it is read back. */
+export function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now: Date, provider: string): ChargeRow {
+  return {
+    id,
+    kind: prepared.kind,
+    merchant_id: auth.merchantId,
+    reference: prepared.reference,
+    request_fingerprint: prepared.fingerprint,
+    status: 'pending',
+    amount: prepared.amountMinor.toString(),
+    currency: prepared.currency,
+    method_type: prepared.methodType,
+    method: prepared.publicMethod,
+    wallet_id: prepared.walletId,
+    customer: prepared.kind === 'payment' ? prepared.customer : null,
+    description: prepared.description,
+    metadata: prepared.metadata,
+    callback_url: prepared.callbackUrl,
+    failure_code: null,
+    failure_message: null,
+    provider,
+    provider_reference: null,
+    provider_state: 'not_started',
+    late_outcome: null,
+    livemode: auth.livemode,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+    expires_at: null,
+    next_check_at: null,
+    lease_until: null,
+    attempts: 0,
   };
 }

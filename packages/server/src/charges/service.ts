@@ -4,7 +4,9 @@ import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { ChargeKind } from '../db/schema.ts';
-import { runWalletPayment } from '../ledger/wallet-payment.ts';
+import { eventType } from '../events/store.ts';
+import { eventPayload } from '../events/view.ts';
+import { type DebitMode, readBalanceUnlocked } from '../ledger/wallet-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
@@ -12,48 +14,14 @@ import { isIdOf, newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
-import { type ChargeBody, type PreparedCharge, prepareCharge } from './prepare.ts';
+import { type ChargeBody, type PreparedCharge, pendingRow, prepareCharge } from './prepare.ts';
 import { LEASE_MS, type Settlement } from './settlement.ts';
 import * as store from './store.ts';
 import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
+import { newWalletPaymentIds, type WalletFailure, walletPaymentRow, walletPaymentStatement } from './wallet-payment.ts';
 
 /** Provider name of wallet payments: money moves inside Purse's own ledger. */
 const INTERNAL_PROVIDER = 'purse';
-
-/** The row a new charge would have in the database, for rendering before it is read back. */
-function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now: Date, provider: string): ChargeRow {
-  return {
-    id,
-    kind: prepared.kind,
-    merchant_id: auth.merchantId,
-    reference: prepared.reference,
-    request_fingerprint: prepared.fingerprint,
-    status: 'pending',
-    amount: prepared.amountMinor.toString(),
-    currency: prepared.currency,
-    method_type: prepared.methodType,
-    method: prepared.publicMethod,
-    wallet_id: prepared.walletId,
-    customer: prepared.kind === 'payment' ? prepared.customer : null,
-    description: prepared.description,
-    metadata: prepared.metadata,
-    callback_url: prepared.callbackUrl,
-    failure_code: null,
-    failure_message: null,
-    provider,
-    provider_reference: null,
-    provider_state: 'not_started',
-    late_outcome: null,
-    livemode: auth.livemode,
-    created_at: now,
-    updated_at: now,
-    completed_at: null,
-    expires_at: null,
-    next_check_at: null,
-    lease_until: null,
-    attempts: 0,
-  };
-}
 
 export function createChargeService(deps: {
   db: Db;
@@ -88,105 +56,46 @@ export function createChargeService(deps: {
       lease_until: lease,
       next_check_at: lease,
     };
-    const payload = (row: ChargeRow) => JSON.stringify({ object: chargeView(row) });
-    const events = [{ id: newId('event'), type: `${prepared.kind}.created`, payload: payload(pending) }];
     const failureCode = immediateFailure(provider, prepared);
-    const final = failureCode ? { status: 'failed' as const, failureCode, failureMessage: FAILURE_MESSAGES[failureCode] } : null;
-    if (failureCode) {
-      const failedRow: ChargeRow = {
-        ...pending,
-        status: 'failed',
-        failure_code: failureCode,
-        failure_message: FAILURE_MESSAGES[failureCode],
-        completed_at: now,
-        lease_until: null,
-        next_check_at: null,
-      };
-      events.push({ id: newId('event'), type: `${prepared.kind}.failed`, payload: payload(failedRow) });
+    if (!failureCode) {
+      return store.claimCharge(db, pending, [
+        { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
+      ]);
     }
-    return store.claimCharge(
-      db,
-      {
-        id,
-        kind: prepared.kind,
-        merchantId: auth.merchantId,
-        reference: prepared.reference,
-        fingerprint: prepared.fingerprint,
-        amountMinor: prepared.amountMinor,
-        currency: prepared.currency,
-        methodType: prepared.methodType,
-        method: prepared.publicMethod,
-        walletId: prepared.walletId,
-        customer: pending.customer,
-        description: prepared.description,
-        metadata: prepared.metadata,
-        callbackUrl: prepared.callbackUrl,
-        provider,
-        livemode: auth.livemode,
-        now,
-        expiresAt,
-        leaseUntil: lease,
-        nextCheckAt: lease,
-        final,
-      },
-      events,
-    );
+    const failedRow: ChargeRow = {
+      ...pending,
+      status: 'failed',
+      failure_code: failureCode,
+      failure_message: FAILURE_MESSAGES[failureCode],
+      completed_at: now,
+      lease_until: null,
+      next_check_at: null,
+    };
+    return store.claimCharge(db, failedRow, [
+      { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
+      { id: newId('event'), type: eventType(prepared.kind, 'failed'), payload: eventPayload(chargeView(failedRow)) },
+    ]);
   }
 
   /**
    * A wallet payment: one statement does the debit, the charge, the posting and both events
-   * (src/ledger/wallet-payment.ts). A taken reference surfaces as a unique violation: replay.
+   * (wallet-payment.ts). A taken reference surfaces as a unique violation: replay.
    * The negative control of the double-spend test takes the generic path with its broken debit.
    */
   async function payFromWallet(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
-    const id = newId('payment');
-    const base = pendingRow(auth, prepared, id, now, INTERNAL_PROVIDER);
-    const final = (failureCode: 'insufficient_funds' | 'wallet_inactive' | null): ChargeRow => ({
-      ...base,
-      status: failureCode ? 'failed' : 'succeeded',
-      failure_code: failureCode,
-      failure_message: failureCode ? FAILURE_MESSAGES[failureCode] : null,
-      completed_at: now,
-    });
-    const payload = (row: ChargeRow) => JSON.stringify({ object: chargeView(row) });
-    let outcome: { status: string; failure_code: string | null };
+    const base = pendingRow(auth, prepared, newId('payment'), now, INTERNAL_PROVIDER);
+    const debit: DebitMode = config.negativeControlRmwDebit
+      ? await readBalanceUnlocked(db, present(prepared.walletId, 'wallet id'))
+      : { kind: 'conditional' };
+    let outcome: { failure_code: WalletFailure | null } | undefined;
     try {
-      outcome = await runWalletPayment(db, {
-        chargeId: id,
-        merchantId: auth.merchantId,
-        walletId: present(prepared.walletId, 'wallet id'),
-        reference: prepared.reference,
-        amountMinor: prepared.amountMinor,
-        currency: prepared.currency,
-        livemode: auth.livemode,
-        now,
-        fingerprint: JSON.stringify(prepared.fingerprint),
-        method: JSON.stringify(prepared.publicMethod),
-        customer: prepared.customer === null ? null : JSON.stringify(prepared.customer),
-        description: prepared.description,
-        metadata: JSON.stringify(prepared.metadata),
-        callbackUrl: prepared.callbackUrl,
-        ids: {
-          ledgerTransaction: newId('ledgerTransaction'),
-          debitEntry: newId('walletTransaction'),
-          creditEntry: newId('walletTransaction'),
-          createdEvent: newId('event'),
-          finalEvent: newId('event'),
-        },
-        failureMessages: { insufficient_funds: FAILURE_MESSAGES.insufficient_funds, wallet_inactive: FAILURE_MESSAGES.wallet_inactive },
-        negativeControlRmwDebit: config.negativeControlRmwDebit,
-        payloads: {
-          created: payload(base),
-          succeeded: payload(final(null)),
-          insufficient_funds: payload(final('insufficient_funds')),
-          wallet_inactive: payload(final('wallet_inactive')),
-        },
-      });
+      const result = await walletPaymentStatement(base, newWalletPaymentIds(base), debit).execute(db);
+      outcome = result.rows[0];
     } catch (error) {
       if (isUniqueViolation(error)) return replay(auth, prepared, now);
       throw error;
     }
-    return { created: true, object: chargeView(final(outcome.failure_code as 'insufficient_funds' | 'wallet_inactive' | null)) };
+    return { created: true, object: chargeView(walletPaymentRow(base, present(outcome, 'wallet payment row').failure_code)) };
   }
 
   /** Same reference again: replay (resuming a dead first attempt), or 409 for a different request. */

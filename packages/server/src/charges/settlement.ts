@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FAILURE_MESSAGES, type FailureCode, type ProviderMethod, type ProviderOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
-import { runSettlement } from '../ledger/settlement-posting.ts';
+import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { present } from '../shared/invariant.ts';
 import { withTimeout } from '../shared/timeout.ts';
@@ -50,14 +50,14 @@ export function createSettlement(deps: {
       lease_until: null,
       next_check_at: null,
     };
-    const updated = await runSettlement(db, {
+    const updated = await store.completeCharge(db, {
       charge,
       status: outcome.status,
       failureCode,
       failureMessage,
       providerReference: outcome.providerReference,
       now,
-      payload: JSON.stringify({ object: chargeView(expected) }),
+      payload: eventPayload(chargeView(expected)),
     });
     if (updated) return updated;
     const existing = present(await store.findChargeById(db, charge.id), 'charge');

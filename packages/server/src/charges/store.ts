@@ -1,72 +1,182 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import type { ChargeKind, ChargeStatus, MethodType } from '../db/schema.ts';
-import { deliveriesFromEvents } from '../events/outbox.ts';
+import { eventType, insertEvents, type NewEvent } from '../events/store.ts';
+import { merchantAccount, newEntryId, providerAccount, walletAccount } from '../ledger/accounts.ts';
+import { postingCtes } from '../ledger/posting.ts';
+import { walletCredit } from '../ledger/wallet-balance.ts';
+import { newId } from '../shared/ids.ts';
+import { present } from '../shared/invariant.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
+import { deliveriesFor } from '../webhooks/store.ts';
 import type { ChargeRow } from './view.ts';
 
-export interface NewCharge {
-  id: string;
-  kind: ChargeKind;
-  merchantId: string;
-  reference: string;
-  fingerprint: Record<string, string>;
-  amountMinor: bigint;
-  currency: string;
-  methodType: MethodType;
-  method: unknown;
-  walletId: string | null;
-  customer: unknown;
-  description: string | null;
-  metadata: unknown;
-  callbackUrl: string | null;
-  provider: string;
-  livemode: boolean;
-  now: Date;
-  expiresAt: Date | null;
-  leaseUntil: Date | null;
-  nextCheckAt: Date | null;
+/** Every column a new charge is written with, and its type, for the statements that insert one. */
+const CHARGE_COLUMNS = {
+  id: 'text',
+  kind: 'text',
+  merchant_id: 'text',
+  reference: 'text',
+  request_fingerprint: 'jsonb',
+  status: 'text',
+  amount: 'bigint',
+  currency: 'text',
+  method_type: 'text',
+  method: 'jsonb',
+  wallet_id: 'text',
+  customer: 'jsonb',
+  description: 'text',
+  metadata: 'jsonb',
+  callback_url: 'text',
+  failure_code: 'text',
+  failure_message: 'text',
+  provider: 'text',
+  livemode: 'boolean',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  completed_at: 'timestamptz',
+  expires_at: 'timestamptz',
+  lease_until: 'timestamptz',
+  next_check_at: 'timestamptz',
+} as const;
+
+/** A value per column: a JavaScript value (a parameter) or an SQL expression. JSON columns take JSON text. */
+export type ChargeValues = Record<keyof typeof CHARGE_COLUMNS, RawBuilder<unknown> | string | boolean | Date | null>;
+
+/**
+ * `INSERT INTO charges (…) SELECT …`: one new charge per row of `from` (exactly one without).
+ * Each value is cast to its column's type, so parameters never depend on inference.
+ */
+export function insertCharge(values: ChargeValues, from?: RawBuilder<unknown>): RawBuilder<unknown> {
+  const columns = Object.keys(CHARGE_COLUMNS) as (keyof typeof CHARGE_COLUMNS)[];
+  const selected = columns.map((c) => sql`${values[c]}::${sql.raw(CHARGE_COLUMNS[c])}`);
+  return sql`INSERT INTO charges (${sql.join(columns.map((c) => sql.ref(c)))})
+      SELECT ${sql.join(selected)}${from ? sql` FROM ${from}` : sql``}`;
 }
 
-export interface ClaimEvent {
-  id: string;
-  type: string;
-  /** JSON of `{ object }` as the event reports it. */
-  payload: string;
+/** The charge's columns as a new charge, from the row the service renders before writing it. */
+export function chargeValues(row: ChargeRow): ChargeValues {
+  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+  return {
+    id: row.id,
+    kind: row.kind,
+    merchant_id: row.merchant_id,
+    reference: row.reference,
+    request_fingerprint: json(row.request_fingerprint),
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    method_type: row.method_type,
+    method: json(row.method),
+    wallet_id: row.wallet_id,
+    customer: json(row.customer),
+    description: row.description,
+    metadata: json(row.metadata),
+    callback_url: row.callback_url,
+    failure_code: row.failure_code,
+    failure_message: row.failure_message,
+    provider: row.provider,
+    livemode: row.livemode,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+    expires_at: row.expires_at,
+    lease_until: row.lease_until,
+    next_check_at: row.next_check_at,
+  };
 }
 
 /**
- * The claim in ONE statement: the charge row (pending, or already final when no provider call
- * is needed), its events and their outbox rows. Undefined when the reference is taken: ON
- * CONFLICT DO NOTHING lets the unique index decide, and then no event is written either.
+ * The claim in ONE statement: the charge row as the service rendered it (pending, or already
+ * final when no provider call is needed), its events and their deliveries. Undefined when the
+ * reference is taken: ON CONFLICT DO NOTHING lets the unique index decide, and then no event
+ * is written either.
  */
-export async function claimCharge(
-  db: Db,
-  c: NewCharge & { final: { status: 'failed'; failureCode: string; failureMessage: string } | null },
-  events: ClaimEvent[],
-): Promise<ChargeRow | undefined> {
-  const now = sql`${c.now}::timestamptz`;
-  const rows = sql.join(events.map((e) => sql`(${e.id}, ${e.type}, ${e.payload})`));
+export async function claimCharge(db: Db, row: ChargeRow, events: NewEvent[]): Promise<ChargeRow | undefined> {
   const result = await sql<ChargeRow>`
     WITH ins AS (
-      INSERT INTO charges (id, kind, merchant_id, reference, request_fingerprint, status, amount, currency, method_type, method,
-                           wallet_id, customer, description, metadata, callback_url, failure_code, failure_message, provider,
-                           livemode, created_at, updated_at, completed_at, expires_at, lease_until, next_check_at)
-      VALUES (${c.id}, ${c.kind}, ${c.merchantId}, ${c.reference}, ${JSON.stringify(c.fingerprint)}::jsonb,
-              ${c.final ? 'failed' : 'pending'}, ${c.amountMinor.toString()}::bigint, ${c.currency}, ${c.methodType},
-              ${JSON.stringify(c.method)}::jsonb, ${c.walletId}, ${c.customer === null ? null : JSON.stringify(c.customer)}::jsonb,
-              ${c.description}, ${JSON.stringify(c.metadata)}::jsonb, ${c.callbackUrl}, ${c.final?.failureCode ?? null},
-              ${c.final?.failureMessage ?? null}, ${c.provider}, ${c.livemode}, ${now}, ${now}, ${c.final ? c.now : null}::timestamptz,
-              ${c.expiresAt}::timestamptz, ${c.final ? null : c.leaseUntil}::timestamptz, ${c.final ? null : c.nextCheckAt}::timestamptz)
+      ${insertCharge(chargeValues(row))}
       ON CONFLICT (merchant_id, kind, reference) DO NOTHING
       RETURNING *
-    ), evs AS (
-      INSERT INTO events (id, merchant_id, type, object_id, data, livemode, created_at)
-      SELECT v.id, ins.merchant_id, v.type, ins.id, v.payload::json, ins.livemode, ins.created_at
-      FROM ins, (VALUES ${rows}) AS v (id, type, payload)
-      RETURNING id, type
-    ), deliveries AS (${deliveriesFromEvents(c.merchantId, c.callbackUrl, c.now)})
+    ), evs AS (${insertEvents(sql`ins`, { merchantId: sql`ins.merchant_id`, objectId: sql`ins.id`, livemode: sql`ins.livemode`, at: sql`ins.created_at` }, events)}
+    ), deliveries AS (${deliveriesFor(sql`evs ev`, row.merchant_id, row.callback_url, row.created_at)})
     SELECT * FROM ins`.execute(db);
+  return result.rows[0];
+}
+
+/** A provider's final word on a pending charge, as the statement writes it. */
+export interface Completion {
+  charge: ChargeRow;
+  status: 'succeeded' | 'failed';
+  failureCode: string | null;
+  failureMessage: string | null;
+  providerReference: string | null;
+  now: Date;
+  /** The event's payload (the charge as it will read once final), rendered by the caller. */
+  payload: string;
+}
+
+/** Money in from the provider: to the merchant's funds (payment) or to the wallet (top-up). */
+function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder<unknown> {
+  const amount = BigInt(charge.amount);
+  const source = providerAccount(charge.provider, charge.method_type, charge.currency);
+  const target =
+    charge.kind === 'payment'
+      ? merchantAccount(charge.merchant_id, charge.currency)
+      : walletAccount(present(charge.wallet_id, 'top-up wallet_id'));
+  const line = (account: string, amountSql: RawBuilder<unknown>, balanceAfter: RawBuilder<unknown>) => ({
+    id: newEntryId(account),
+    account,
+    currency: sql`fin.currency`,
+    amount: amountSql,
+    balanceAfter,
+  });
+  return postingCtes(
+    {
+      from: sql`fin WHERE fin.status = 'succeeded'`,
+      transactionId: newId('ledgerTransaction'),
+      merchantId: sql`fin.merchant_id`,
+      sourceType: sql`fin.kind`,
+      sourceId: sql`fin.id`,
+      at,
+      lines: [line(source, sql`-fin.amount`, sql`NULL`), line(target, sql`fin.amount`, sql`(SELECT balance FROM credit)`)],
+    },
+    [
+      { account: source, currency: charge.currency, amount: -amount },
+      { account: target, currency: charge.currency, amount },
+    ],
+  );
+}
+
+/**
+ * pending → final in ONE statement: the status change (only from pending: a final state never
+ * changes), on success the balanced posting from the provider's account (a top-up's wallet
+ * balance moves in the same statement), the event and its deliveries. Returns the updated row,
+ * or undefined if it was already final.
+ */
+export async function completeCharge(db: Db, p: Completion): Promise<ChargeRow | undefined> {
+  const { charge } = p;
+  const now = sql`${p.now}::timestamptz`;
+  const credit = walletCredit({
+    from: sql`fin`,
+    walletId: sql`fin.wallet_id`,
+    amount: sql`fin.amount`,
+    where: sql`fin.kind = 'topup' AND fin.status = 'succeeded'`,
+    now: p.now,
+  });
+  const event = { id: newId('event'), type: eventType(charge.kind, p.status), payload: p.payload };
+  const fin = { merchantId: sql`fin.merchant_id`, objectId: sql`fin.id`, livemode: sql`fin.livemode`, at: now };
+  const result = await sql<ChargeRow>`
+    WITH fin AS (
+      UPDATE charges SET status = ${p.status}, failure_code = ${p.failureCode}, failure_message = ${p.failureMessage},
+        provider_reference = coalesce(${p.providerReference}::text, provider_reference),
+        completed_at = ${now}, updated_at = ${now}, lease_until = NULL, next_check_at = NULL
+      WHERE id = ${charge.id} AND status = 'pending'
+      RETURNING *
+    ), credit AS (${credit}
+    ), ${providerPosting(charge, now)}, evs AS (${insertEvents(sql`fin`, fin, [event])}
+    ), deliveries AS (${deliveriesFor(sql`evs ev`, charge.merchant_id, charge.callback_url, p.now)})
+    SELECT * FROM fin`.execute(db);
   return result.rows[0];
 }
 

@@ -5,8 +5,9 @@ import { notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import * as webhookStore from '../webhooks/store.ts';
-import { deliveryView, eventView } from '../webhooks/view.ts';
+import { deliveryView } from '../webhooks/view.ts';
 import * as store from './store.ts';
+import { eventView } from './view.ts';
 
 export function createEventService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;

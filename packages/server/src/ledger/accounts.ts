@@ -1,3 +1,5 @@
+import { newId } from '../shared/ids.ts';
+
 /**
  * Ledger account names. Only wallets keep a cached balance (they must never go negative);
  * a merchant's collected funds and the outside world are sums of append-only entries, so
@@ -7,3 +9,9 @@ export const walletAccount = (walletId: string): string => `wallet:${walletId}`;
 export const merchantAccount = (merchantId: string, currency: string): string => `merchant:${merchantId}:${currency}`;
 /** Money arriving from or leaving to the outside world through a provider and means. */
 export const providerAccount = (provider: string, method: string, currency: string): string => `provider:${provider}:${method}:${currency}`;
+
+/**
+ * The id of a new entry on `account`. A wallet's entries are its public transactions (`wtx_`,
+ * listed under the wallet); every other account's entries are internal (`len_`).
+ */
+export const newEntryId = (account: string): string => newId(account.startsWith('wallet:') ? 'walletTransaction' : 'ledgerEntry');

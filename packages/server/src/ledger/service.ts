@@ -1,12 +1,13 @@
 import { LedgerInvariantError, type LedgerLine } from './types.ts';
 
 /**
- * The ledger's rules. Every statement that moves money lives in this folder and posts a
- * balanced transaction in the same statement as the change it records:
- * - wallet-payment.ts: a wallet debit (conditional UPDATE … WHERE balance >= amount) and the
- *   merchant's credit;
- * - settlement-posting.ts: money in from a provider, to the merchant's funds or a wallet.
- * verify.ts checks the whole ledger after the fact.
+ * The ledger's rules. This folder writes ledger_transactions, ledger_entries and wallet
+ * balances, as SQL fragments the domain that moves money composes into its own statement, so a
+ * posting always commits with the change it records:
+ * - posting.ts: a balanced transaction and its entries;
+ * - wallet-balance.ts: a wallet debit (conditional UPDATE … WHERE balance >= amount) or credit;
+ * - accounts.ts: account names and entry ids.
+ * verify.ts checks the whole ledger after the fact. It imports no domain folder.
  */
 
 /** Every posting must sum to zero per currency; anything else stops the request loudly. */

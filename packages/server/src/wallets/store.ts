@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
@@ -82,4 +82,9 @@ export async function sumAccounts(db: Db, accounts: string[]) {
     .groupBy('currency')
     .orderBy('currency')
     .execute();
+}
+
+/** `SELECT status FROM wallets …` for statements that must tell a frozen wallet from a poor one. */
+export function walletStatusSql(merchantId: string, walletId: string): RawBuilder<unknown> {
+  return sql`SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId}`;
 }

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { typeIdSql } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
 export async function insertEndpoint(
@@ -167,7 +168,7 @@ export async function listDeliveries(db: Db, eventId: string) {
 /** Redeliver: every delivery of the event becomes due now, and current endpoints without one get one. */
 export async function scheduleRedelivery(
   db: Db,
-  event: { id: string; merchant_id: string; type: string },
+  ev: { id: string; merchant_id: string; type: string },
   callbackUrl: string | null,
   now: Date,
 ) {
@@ -177,7 +178,7 @@ export async function scheduleRedelivery(
       // The full retry schedule applies again. A delivery being sent right now keeps its claim
       // (that send is the redelivery), so two workers never send it at once.
       .set({ status: 'pending', next_attempt_at: now, attempts: 0, updated_at: now, delivered_at: null })
-      .where('event_id', '=', event.id)
+      .where('event_id', '=', ev.id)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .where((eb) =>
         eb.or([
@@ -186,15 +187,25 @@ export async function scheduleRedelivery(
         ]),
       )
       .execute();
-    await sql`
-      INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, e.id, e.url, 'pending', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-      FROM webhook_endpoints e
-      WHERE e.merchant_id = ${event.merchant_id} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ${event.type} = ANY (e.events))
-      UNION ALL
-      SELECT 'del_' || replace(gen_random_uuid()::text, '-', ''), ${event.id}, ${event.merchant_id}, NULL, ${callbackUrl}::text, 'pending', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-      WHERE ${callbackUrl}::text IS NOT NULL
-      ON CONFLICT DO NOTHING
-    `.execute(trx);
+    const event = sql`(VALUES (${ev.id}::text, ${ev.type}::text)) AS ev (id, type)`;
+    await sql`${deliveriesFor(event, ev.merchant_id, callbackUrl, now)} ON CONFLICT DO NOTHING`.execute(trx);
   });
+}
+
+/**
+ * The fan-out of events to their deliveries, as an INSERT: one delivery per enabled endpoint of
+ * the merchant subscribed to the event's type, plus one to the object's callback_url. `events`
+ * is a FROM item named `ev` with columns id and type: the `evs` CTE of a statement that writes
+ * events (so an event and its deliveries commit together), or one stored event to redeliver.
+ */
+export function deliveriesFor(events: RawBuilder<unknown>, merchantId: string, callbackUrl: string | null, now: Date): RawBuilder<unknown> {
+  const at = sql`${now}::timestamptz`;
+  return sql`
+    INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+    SELECT ${typeIdSql('delivery', at)}, ev.id, ${merchantId}, e.id, e.url, 'pending', ${at}, ${at}, ${at}
+    FROM ${events} JOIN webhook_endpoints e
+      ON e.merchant_id = ${merchantId} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ev.type = ANY (e.events))
+    UNION ALL
+    SELECT ${typeIdSql('delivery', at)}, ev.id, ${merchantId}, NULL, ${callbackUrl}::text, 'pending', ${at}, ${at}, ${at}
+    FROM ${events} WHERE ${callbackUrl}::text IS NOT NULL`;
 }

@@ -25,17 +25,6 @@ export function endpointView(row: EndpointRow, secret?: string) {
   };
 }
 
-export function eventView(row: { id: string; type: string; data: unknown; livemode: boolean; created_at: Date }) {
-  return {
-    id: row.id,
-    object: 'event' as const,
-    type: row.type,
-    livemode: row.livemode,
-    created_at: row.created_at.toISOString(),
-    data: row.data as { object: Record<string, unknown> },
-  };
-}
-
 export function deliveryView(
   row: {
     id: string;

@@ -1,0 +1,45 @@
+import { type RawBuilder, sql } from 'kysely';
+import { assertBalanced } from './service.ts';
+
+/** One line of a posting. `amount` is the SQL expression of the signed minor units. */
+export interface PostingLine {
+  id: string;
+  account: string;
+  currency: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  /** The wallet's balance after this line, for a wallet account; NULL otherwise. */
+  balanceAfter: RawBuilder<unknown>;
+}
+
+export interface Posting {
+  /** FROM (and WHERE) of the posting: it is written once per row, so never when it is empty. */
+  from: RawBuilder<unknown>;
+  transactionId: string;
+  merchantId: RawBuilder<unknown>;
+  sourceType: RawBuilder<unknown>;
+  sourceId: RawBuilder<unknown>;
+  at: RawBuilder<unknown>;
+  lines: PostingLine[];
+}
+
+/**
+ * The CTEs `ltx AS (…), entries AS (…)` that write one balanced ledger transaction inside the
+ * statement making the change it records. `check` is the same posting in numbers: it must
+ * balance before any SQL is built, so an unbalanced posting never reaches the database.
+ */
+export function postingCtes(p: Posting, check: Parameters<typeof assertBalanced>[0]): RawBuilder<unknown> {
+  assertBalanced(check);
+  const entries = p.lines.map(
+    (line) =>
+      sql`SELECT ${line.id}, ${p.transactionId}, ${line.account}, ${line.currency}, ${line.amount}, ${line.balanceAfter}, ${p.sourceType},
+             ${p.sourceId}, ${p.at}
+      FROM ${p.from}`,
+  );
+  return sql`ltx AS (
+      INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, created_at)
+      SELECT ${p.transactionId}, ${p.merchantId}, ${p.sourceType}, ${p.sourceId}, ${p.at} FROM ${p.from}
+    ), entries AS (
+      INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at)
+      ${sql.join(entries, sql` UNION ALL `)}
+    )`;
+}

@@ -1,0 +1,57 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+
+/**
+ * A wallet's cached balance moves only here, always in the statement that posts the entries
+ * explaining the move (CHECK (balance >= 0) is the backstop against a bug).
+ */
+
+/** How a debit decides: the database's own conditional UPDATE, or the negative control's broken read. */
+export type DebitMode = { kind: 'conditional' } | { kind: 'unlocked-read'; balance: bigint };
+
+/**
+ * `UPDATE wallets … RETURNING balance`: debits an active wallet of the merchant that covers the
+ * amount, or changes nothing. The row lock serialises concurrent debits of one wallet and the
+ * condition is evaluated on the locked row, so a balance can never be spent twice.
+ */
+export function walletDebit(p: { walletId: string; merchantId: string; amount: bigint; now: Date }, mode: DebitMode): RawBuilder<unknown> {
+  const amount = p.amount.toString();
+  const { debit, covered } =
+    mode.kind === 'conditional'
+      ? { debit: sql`balance - ${amount}::bigint`, covered: sql`balance >= ${amount}::bigint` }
+      : unlockedDebit(mode.balance, p.amount);
+  return sql`UPDATE wallets SET balance = ${debit}, updated_at = ${p.now}::timestamptz
+      WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND ${covered}
+      RETURNING balance`;
+}
+
+/**
+ * WRONG ON PURPOSE (negative control only): the balance was read without a lock and is checked
+ * here in JavaScript, then the statement writes the absolute result. Concurrent debits lose updates.
+ */
+function unlockedDebit(balance: bigint, amount: bigint) {
+  const ok = balance >= amount;
+  return { debit: sql`${(ok ? balance - amount : balance).toString()}::bigint`, covered: ok ? sql`true` : sql`false` };
+}
+
+/** The negative control's read, in its own round trip before the statement (see unlockedDebit). */
+export async function readBalanceUnlocked(db: Db, walletId: string): Promise<DebitMode> {
+  const row = await db.selectFrom('wallets').select('balance').where('id', '=', walletId).executeTakeFirst();
+  return { kind: 'unlocked-read', balance: BigInt(row?.balance ?? '0') };
+}
+
+/**
+ * `UPDATE wallets … RETURNING wallets.balance`: credits `amount` to the wallet `walletId` names,
+ * for each row of `from` that passes `where`. All expressions may name columns of `from`.
+ */
+export function walletCredit(p: {
+  from: RawBuilder<unknown>;
+  walletId: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  now: Date;
+}): RawBuilder<unknown> {
+  return sql`UPDATE wallets SET balance = balance + ${p.amount}, updated_at = ${p.now}::timestamptz
+      FROM ${p.from} WHERE wallets.id = ${p.walletId} AND ${p.where}
+      RETURNING wallets.balance`;
+}

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { TypeID } from 'typeid-js';
+import { isIdOf, typeIdSql } from './ids.ts';
+
+const compiler = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+test('typeIdSql makes UUIDv7 TypeIDs that carry the given time and sort by it', async () => {
+  const pglite = new PGlite();
+  try {
+    const at = new Date('2024-11-05T10:20:30.456Z');
+    const later = new Date(at.getTime() + 1);
+    const query =
+      sql`SELECT ${typeIdSql('delivery', sql`${at}::timestamptz`)} AS a, ${typeIdSql('delivery', sql`${later}::timestamptz`)} AS b
+      FROM generate_series(1, 50)`.compile(compiler);
+    const { rows } = await pglite.query<{ a: string; b: string }>(query.sql, query.parameters as unknown[]);
+    const ids = rows.flatMap((r) => [r.a, r.b]);
+    assert.equal(new Set(ids).size, 100);
+    for (const row of rows) {
+      assert.ok(isIdOf('delivery', row.a), row.a);
+      assert.ok(row.a < row.b, `${row.a} < ${row.b}`);
+      const uuid = TypeID.fromString(row.a).toUUID();
+      assert.equal(uuid[14], '7', uuid);
+      assert.match(uuid[19] ?? '', /[89ab]/);
+      assert.equal(Number.parseInt(uuid.replaceAll('-', '').slice(0, 12), 16), at.getTime());
+    }
+  } finally {
+    await pglite.close();
+  }
+});

@@ -1,0 +1,87 @@
+// Database round trips per write request, counted on the pool's clients. The payment life-cycle
+// is written as single statements; a refactor that splits one (or adds a read) shows up here.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type pg from 'pg';
+import { pino } from 'pino';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { buildDeps } from '../../src/deps.ts';
+import { TEST_ENV } from '../helpers/app.ts';
+import { openTestDb } from '../helpers/database.ts';
+import { cardMethod, mobileMethod, uniqueRef, walletMethod } from '../helpers/factories.ts';
+
+/** What one request sent: the first words of each statement, in order. */
+function recorder(pool: pg.Pool) {
+  let log: string[] = [];
+  const wrapped = new WeakSet<object>();
+  pool.on('acquire', (client) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      // The bearer token's lookup is cached for a while; when the cache has expired on a slow
+      // run it is read again. It is the same for every request and not part of the write.
+      if (!/from "access_tokens"/.test(text)) log.push(text.replace(/\s+/g, ' ').trim().slice(0, 60));
+      return query(...args);
+    };
+  });
+  return {
+    async during(action: () => Promise<unknown>): Promise<string[]> {
+      log = [];
+      await action();
+      return log;
+    },
+  };
+}
+
+function matches(statements: string[], expected: RegExp[]): void {
+  assert.equal(statements.length, expected.length, JSON.stringify(statements));
+  for (const [i, re] of expected.entries()) assert.match(statements[i] ?? '', re);
+}
+
+test('round trips: a wallet payment, a card claim with its settlement, a mobile-money claim', async (t) => {
+  // No background worker: only the request's own statements are counted.
+  const config = loadConfig({ ...TEST_ENV, PURSE_WORKER: 'false' });
+  const handle = await openTestDb();
+  const rec = recorder(handle.pool);
+  const deps = await buildDeps(config, { db: handle, logger: pino({ level: 'silent' }) });
+  const app = await createApp(deps);
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    await deps.close();
+  });
+  const created = await deps.services.merchants.createMerchant({ name: 'Round trips', livemode: false });
+  if (!created.ok) throw new Error(created.error);
+  const token = await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: created.value.client_id, client_secret: created.value.client_secret },
+  });
+  const headers = { authorization: `Bearer ${token.json().access_token}` };
+  const post = async (url: string, payload: Record<string, unknown>) => {
+    const response = await app.inject({ method: 'POST', url, headers, payload });
+    assert.ok(response.statusCode < 300, response.body);
+    return response.json();
+  };
+  const wallet = await post('/v1/wallets', { currency: 'KES' });
+  await post('/v1/topups', { reference: uniqueRef(), amount: '50', currency: 'KES', wallet_id: wallet.id, source: cardMethod() });
+
+  const pay = { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: walletMethod(wallet.id) };
+  const walletPayment = await rec.during(() => post('/v1/payments', pay));
+  const card = await rec.during(() => post('/v1/payments', { ...pay, reference: uniqueRef(), payment_method: cardMethod() }));
+  const mobile = await rec.during(() => post('/v1/payments', { ...pay, reference: uniqueRef(), payment_method: mobileMethod() }));
+  t.diagnostic(`wallet payment: ${JSON.stringify(walletPayment)}`);
+  t.diagnostic(`card payment: ${JSON.stringify(card)}`);
+  t.diagnostic(`mobile money payment: ${JSON.stringify(mobile)}`);
+
+  // Wallet: the wallet lookup, then ONE statement for the debit, charge, posting, events and deliveries.
+  matches(walletPayment, [/^select .* from "wallets"/, /^WITH /]);
+  // Card: the claim (charge, event, deliveries), the sandbox provider's own books, then ONE
+  // statement for the final status, the posting, the event and its deliveries.
+  matches(card, [/^WITH ins AS \( INSERT INTO charges/, /sandbox_provider_charges/, /^WITH fin AS \( UPDATE charges/]);
+  // Mobile money: the claim, the sandbox provider's books, then the provider's acceptance.
+  matches(mobile, [/^WITH ins AS \( INSERT INTO charges/, /sandbox_provider_charges/, /^update "charges" set "provider_reference"/]);
+});
