@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
-import type { ConnectorRegistry } from '../connectors/registry.ts';
+import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { ChargeKind } from '../db/schema.ts';
@@ -19,6 +19,8 @@ import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
 
 /** Provider name of wallet payments: money moves inside Purse's own ledger. */
 const INTERNAL_PROVIDER = 'purse';
+/** Provider name of a charge no connector serves: it fails at once with provider_error. */
+const NO_PROVIDER = 'unconfigured';
 
 /** The row a new charge would have in the database, for rendering before it is read back. */
 function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: string, now: Date, provider: string): ChargeRow {
@@ -65,6 +67,12 @@ export function createChargeService(deps: {
 }) {
   const { db, clock, config, registry, settlement } = deps;
 
+  /** The connector that serves this means, network and mode, by name; the name stays with the charge. */
+  function providerOf(auth: AuthContext, prepared: PreparedCharge): string {
+    const method = present(prepared.providerMethod, 'provider method');
+    return registry.route(routeOf(method, auth.livemode))?.name ?? NO_PROVIDER;
+  }
+
   /** Refusals that need no provider call: no provider configured, or a top-up to a frozen wallet. */
   function immediateFailure(provider: string, prepared: PreparedCharge): FailureCode | null {
     if (registry.get(provider) === null) return 'provider_error';
@@ -78,7 +86,7 @@ export function createChargeService(deps: {
    * reference is taken.
    */
   async function claim(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<ChargeRow | undefined> {
-    const provider = registry.providerFor(auth.livemode) ?? 'unconfigured';
+    const provider = providerOf(auth, prepared);
     const id = newId(prepared.kind === 'payment' ? 'payment' : 'topup');
     const lease = new Date(now.getTime() + LEASE_MS);
     const expiresAt = prepared.methodType === 'mobile_money' ? new Date(now.getTime() + config.mobileMoneyExpiryS * 1000) : null;

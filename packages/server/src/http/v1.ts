@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { registerEventRoutes } from '../events/routes.ts';
 import { registerMerchantRoutes } from '../merchants/routes.ts';
 import { registerPaymentRoutes } from '../payments/routes.ts';
-import { registerSandboxRoutes } from '../sandbox/routes.ts';
+import { registerSandboxControlRoutes } from '../sandbox-controls/routes.ts';
 import { registerTopupRoutes } from '../topups/routes.ts';
 import { registerWalletRoutes } from '../wallets/routes.ts';
 import { registerWebhookRoutes } from '../webhooks/routes.ts';
@@ -20,7 +20,7 @@ export async function registerV1(v1: FastifyInstance, deps: Deps): Promise<void>
   registerWalletRoutes(v1, deps.services);
   registerPaymentRoutes(v1, deps.services);
   registerTopupRoutes(v1, deps.services);
-  registerSandboxRoutes(v1, deps.services);
+  registerSandboxControlRoutes(v1, deps.services);
   registerEventRoutes(v1, deps.services);
   registerWebhookRoutes(v1, deps.services);
 }

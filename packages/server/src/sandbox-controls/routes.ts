@@ -3,15 +3,15 @@ import { type Static, Type } from 'typebox';
 import { FAILURE_CODES, type FailureCode } from '../connectors/connector.ts';
 import type { ChargeKind } from '../db/schema.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import type { SandboxService } from './service.ts';
+import type { SandboxControls } from './service.ts';
 
 const ForceBody = Type.Object(
   { failure_code: Type.Optional(Type.Union(FAILURE_CODES.map((c) => Type.Literal(c)))) },
   { additionalProperties: false },
 );
 
-/** Sandbox-only helpers that force a pending object's outcome (api-v1.md §10). Live merchants get 404. */
-export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: SandboxService }): void {
+/** Sandbox-only controls that force a pending object's outcome. Live merchants get 404. */
+export function registerSandboxControlRoutes(app: FastifyInstance, deps: { sandboxControls: SandboxControls }): void {
   for (const [path, kind, ref] of [
     ['payments', 'payment', 'Payment'],
     ['topups', 'topup', 'Topup'],
@@ -39,7 +39,7 @@ export function registerSandboxRoutes(app: FastifyInstance, deps: { sandbox: San
         },
         async (request) => {
           const body = (request.body ?? {}) as Static<typeof ForceBody>;
-          return deps.sandbox.force(
+          return deps.sandboxControls.force(
             request.auth,
             kind as ChargeKind,
             (request.params as { id: string }).id,
