@@ -13,7 +13,7 @@ import { createMerchantService } from './merchants/service.ts';
 import { createOAuthService } from './oauth/service.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { createProviderCallbackService } from './provider-callbacks/service.ts';
-import { createSandboxService } from './sandbox/service.ts';
+import { createSandboxControls } from './sandbox-controls/service.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { loggerOptions } from './shared/logging.ts';
 import { createWalletService } from './wallets/service.ts';
@@ -67,13 +67,21 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   });
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
   const logger = options.logger ?? pino(loggerOptions(config.logLevel));
-  const sandbox = createSandboxConnector({ db: db.db, clock, delayMs: config.sandboxDelayMs, hashKey, faults: config.sandboxFaults });
-  const registry = createConnectorRegistry({ sandbox });
+  const sandboxConnector = createSandboxConnector({
+    db: db.db,
+    clock,
+    delayMs: config.sandboxDelayMs,
+    hashKey,
+    faults: config.sandboxFaults,
+  });
+  // Every connector, once: each declares the routes it serves. A provider is its folder under
+  // connectors/ plus its line here.
+  const registry = createConnectorRegistry([sandboxConnector]);
   const settlement = createSettlement({ db: db.db, clock, registry, log: logger, providerTimeoutMs: config.providerTimeoutMs });
-  const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement });
+  const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, log: logger });
   const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
-  const sandboxHelpers = createSandboxService({ db: db.db, registry, settlement });
+  const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });
   const encryptionKey = createHmac('sha256', hashKey).update('purse-encryption-key-v1').digest();
   const events = createEventService({ db: db.db, clock });
@@ -87,11 +95,12 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     hashKey,
     logger,
     registry,
+    sandboxConnector,
     settlement,
     worker,
     deliveryWorker,
     encryptionKey,
-    services: { merchants, oauth, charges, wallets, sandbox: sandboxHelpers, events, webhooks, providerCallbacks },
+    services: { merchants, oauth, charges, wallets, sandboxControls, events, webhooks, providerCallbacks },
     async close(): Promise<void> {
       await worker.stop();
       await deliveryWorker.stop();

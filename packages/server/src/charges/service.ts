@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
-import type { ConnectorRegistry } from '../connectors/registry.ts';
+import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { ChargeKind } from '../db/schema.ts';
@@ -22,6 +22,8 @@ import { newWalletPaymentIds, type WalletFailure, walletPaymentRow, walletPaymen
 
 /** Provider name of wallet payments: money moves inside Purse's own ledger. */
 const INTERNAL_PROVIDER = 'purse';
+/** Provider name of a charge no connector serves: it fails at once with provider_error. */
+const NO_PROVIDER = 'unconfigured';
 
 export function createChargeService(deps: {
   db: Db;
@@ -32,6 +34,12 @@ export function createChargeService(deps: {
   settlement: Settlement;
 }) {
   const { db, clock, config, registry, settlement } = deps;
+
+  /** The connector that serves this means, network and mode, by name; the name stays with the charge. */
+  function providerOf(auth: AuthContext, prepared: PreparedCharge): string {
+    const method = present(prepared.providerMethod, 'provider method');
+    return registry.route(routeOf(method, auth.livemode))?.name ?? NO_PROVIDER;
+  }
 
   /** Refusals that need no provider call: no provider configured, or a top-up to a frozen wallet. */
   function immediateFailure(provider: string, prepared: PreparedCharge): FailureCode | null {
@@ -46,7 +54,7 @@ export function createChargeService(deps: {
    * reference is taken.
    */
   async function claim(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<ChargeRow | undefined> {
-    const provider = registry.providerFor(auth.livemode) ?? 'unconfigured';
+    const provider = providerOf(auth, prepared);
     const id = newId(prepared.kind === 'payment' ? 'payment' : 'topup');
     const lease = new Date(now.getTime() + LEASE_MS);
     const expiresAt = prepared.methodType === 'mobile_money' ? new Date(now.getTime() + config.mobileMoneyExpiryS * 1000) : null;

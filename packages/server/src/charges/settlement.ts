@@ -1,11 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { FAILURE_MESSAGES, type FailureCode, type ProviderMethod, type ProviderOutcome } from '../connectors/connector.ts';
+import {
+  type Connector,
+  FAILURE_MESSAGES,
+  type FailureCode,
+  type ProviderMethod,
+  type ProviderOutcome,
+  type StatusOutcome,
+} from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { present } from '../shared/invariant.ts';
-import { withTimeout } from '../shared/timeout.ts';
 import * as store from './store.ts';
 import { type ChargeRow, chargeView } from './view.ts';
 
@@ -81,26 +87,32 @@ export function createSettlement(deps: {
     return updated ?? present(await store.findChargeById(db, charge.id), 'charge');
   }
 
+  /**
+   * The deadline of one provider call: the signal aborts the call itself (its socket, its wait),
+   * not only our wait for it, so an abandoned call leaves nothing running.
+   */
+  const deadline = () => AbortSignal.timeout(providerTimeoutMs);
+
+  const askStatus = (connector: Connector, charge: ChargeRow): Promise<StatusOutcome> =>
+    connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }, deadline());
+
   /** Calls the provider outside any transaction. A timeout or error leaves the charge pending. */
   async function initiateWithProvider(charge: ChargeRow, method: ProviderMethod): Promise<ChargeRow> {
     const connector = registry.get(charge.provider);
     if (!connector) return applyOutcome(charge, failed('provider_error'));
     try {
-      const outcome = await withTimeout(
-        connector.initiate({
-          idempotencyKey: charge.id,
-          kind: charge.kind,
-          amountMinor: BigInt(charge.amount),
-          currency: charge.currency,
-          method,
-          expiresAt: charge.expires_at,
-        }),
-        providerTimeoutMs,
-        'provider initiate',
-      );
+      const request = {
+        idempotencyKey: charge.id,
+        kind: charge.kind,
+        amountMinor: BigInt(charge.amount),
+        currency: charge.currency,
+        method,
+        expiresAt: charge.expires_at,
+      };
+      const outcome = await connector.initiate(request, deadline());
       return await recordProviderOutcome(charge, outcome);
     } catch (error) {
-      // Unknown outcome: pending, never failed (reliability rule 4). The worker asks for the status.
+      // Unknown outcome: pending, never failed, since the provider may have acted. The worker asks for the status.
       log.warn({ err: error, charge_id: charge.id }, 'provider call failed; the worker will ask for the status');
       await store.releaseCharge(db, charge.id, new Date(clock.now().getTime() + 2_000));
       return present(await store.findChargeById(db, charge.id), 'charge');
@@ -115,11 +127,7 @@ export function createSettlement(deps: {
     const expired = charge.expires_at !== null && now >= charge.expires_at;
     let status;
     try {
-      status = await withTimeout(
-        connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }),
-        providerTimeoutMs,
-        'provider status',
-      );
+      status = await askStatus(connector, charge);
     } catch (error) {
       log.warn({ err: error, charge_id: charge.id }, 'provider status failed; will retry');
       await store.releaseCharge(db, charge.id, new Date(now.getTime() + 5_000));
@@ -135,7 +143,12 @@ export function createSettlement(deps: {
     return charge;
   }
 
-  return { applyOutcome, recordProviderOutcome, initiateWithProvider, resume };
+  /** The provider's status of a charge, under the same deadline as every provider call (provider callbacks). */
+  async function providerStatus(charge: ChargeRow): Promise<StatusOutcome> {
+    return askStatus(present(registry.get(charge.provider), 'connector of the charge'), charge);
+  }
+
+  return { applyOutcome, recordProviderOutcome, initiateWithProvider, resume, providerStatus };
 }
 
 export type Settlement = ReturnType<typeof createSettlement>;

@@ -1,3 +1,5 @@
+import type { TSchema } from 'typebox';
+
 /**
  * What the service needs from a payment provider, with outcomes normalised. A connector is
  * stateless towards us: every call carries our idempotency key (the charge id), stored before
@@ -43,9 +45,22 @@ export type ProviderOutcome =
 /** The provider has no record of this idempotency key: it was never reached. */
 export type StatusOutcome = ProviderOutcome | { status: 'not_found' };
 
+/** The means a connector can serve: wallet payments never leave Purse, so they have none. */
+export type Means = 'mobile_money' | 'card';
+
 export type ProviderMethod =
   | { type: 'mobile_money'; phoneNumber: string; provider: string | null }
   | { type: 'card'; number: string; expMonth: number; expYear: number; cvc: string };
+
+/**
+ * One line of the routing table. `network` narrows the means (a mobile-money operator such as
+ * 'mtn'); null serves every network of the means that no connector claims by name.
+ */
+export interface Route {
+  means: Means;
+  network: string | null;
+  livemode: boolean;
+}
 
 export interface InitiateRequest {
   idempotencyKey: string;
@@ -64,21 +79,64 @@ export interface StatusRequest {
 /** Request headers as Node gives them: lower-case names. */
 export type CallbackHeaders = Record<string, string | string[] | undefined>;
 
-export interface Connector {
-  readonly name: string;
-  initiate(request: InitiateRequest): Promise<ProviderOutcome>;
-  getStatus(request: StatusRequest): Promise<StatusOutcome>;
+/**
+ * What a verified callback names. Only a hint that something changed at the provider: the
+ * outcome Purse applies is the one the provider's status call confirms, never the body's claim,
+ * so a callback can neither settle what the provider has not settled nor contradict its books.
+ */
+export interface CallbackHint {
+  idempotencyKey: string;
+  providerReference: string | null;
+  /** What the body says happened, kept for logs; unknown states read as pending. */
+  claimed: 'succeeded' | 'failed' | 'pending';
+}
+
+/** How one provider notifies Purse: its body and headers (for the route and its documentation), checked and read. */
+export interface ConnectorCallbacks {
+  readonly body: TSchema;
+  /** The headers the provider sends, by lower-case name (all optional to the schema: verify decides). */
+  readonly headers: Record<string, TSchema>;
+  /** How this provider signs, for the route's description. */
+  readonly description: string;
   /**
    * Whether a notification really comes from this provider, judged on the exact bytes received
    * (before any parsing). Nothing of an unverified callback may be acted on.
    */
-  verifyCallback(headers: CallbackHeaders, rawBody: string): boolean;
-  /** A provider's asynchronous notification → whose outcome it is; null when not recognised. */
-  parseCallback(body: unknown): { idempotencyKey: string; outcome: ProviderOutcome } | null;
+  verify(headers: CallbackHeaders, rawBody: string): boolean;
+  /** A verified body that passed `body`'s schema → the charge it names; null when not recognised. */
+  parse(body: unknown): CallbackHint | null;
 }
 
-/** Unknown provider states must never be read as failures (reliability rule 4). */
-export function normaliseStatus(raw: string | null | undefined): 'succeeded' | 'failed' | 'pending' {
-  if (raw === 'succeeded' || raw === 'failed') return raw;
-  return 'pending';
+/**
+ * A payment provider. Every call takes an AbortSignal: when it fires the connector stops
+ * waiting and rejects (the outcome is then unknown and resolved later by getStatus), so an
+ * abandoned call never keeps sockets or timers behind the caller's back.
+ */
+export interface Connector {
+  /** Stored in charges.provider: names the connector that owns the charge for its whole life. */
+  readonly name: string;
+  /** The routes this connector serves; the registry refuses two connectors on one route. */
+  readonly serves: readonly Route[];
+  initiate(request: InitiateRequest, signal: AbortSignal): Promise<ProviderOutcome>;
+  getStatus(request: StatusRequest, signal: AbortSignal): Promise<StatusOutcome>;
+  readonly callbacks: ConnectorCallbacks;
+}
+
+export type NormalisedState = 'succeeded' | 'failed' | 'pending';
+
+/**
+ * A provider's raw state → Purse's, through the connector's own table of the states it knows.
+ * Anything else is pending: reading an unknown state as a failure would release a payment the
+ * provider may still complete, while pending only waits for the next status or the expiry.
+ */
+export function normaliseState(known: Readonly<Record<string, NormalisedState>>, raw: string | null | undefined): NormalisedState {
+  return raw != null && Object.hasOwn(known, raw) ? (known[raw] as NormalisedState) : 'pending';
+}
+
+/** A promise that rejects with the signal's reason once it aborts: what "never answers" becomes under a deadline. */
+export function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

@@ -1,23 +1,49 @@
-import type { Connector } from './connector.ts';
-import type { SandboxConnector } from './sandbox/connector.ts';
+import type { Connector, Means, ProviderMethod, Route } from './connector.ts';
+
+/** Names a charge's provider column may hold that are not connectors. */
+const RESERVED_NAMES = new Set(['purse', 'unconfigured']);
+
+const routeKey = (route: Route) => `${route.livemode ? 'live' : 'test'}/${route.means}/${route.network ?? '*'}`;
 
 /**
- * Connectors by name, built explicitly in deps.ts. Sandbox merchants always use the sandbox;
- * live merchants use the operator's configured provider (none ships with Purse yet).
+ * Connectors by name, and the routing table (means, network, livemode) → connector, both built
+ * once in deps.ts from the list of connectors and what each declares it serves. A charge keeps
+ * the name it was routed to, so a later change of the table never moves a charge in flight.
  */
 export interface ConnectorRegistry {
-  readonly sandbox: SandboxConnector;
   get(name: string): Connector | null;
-  /** The provider name a new charge of this merchant goes to, or null when none is configured. */
-  providerFor(livemode: boolean): string | null;
+  /** The connector a new charge goes to: the route naming its network, else the means' default; null when none. */
+  route(route: Route): Connector | null;
+  readonly connectors: readonly Connector[];
 }
 
-export function createConnectorRegistry(connectors: { sandbox: SandboxConnector; live?: Connector }): ConnectorRegistry {
-  const byName = new Map<string, Connector>([[connectors.sandbox.name, connectors.sandbox]]);
-  if (connectors.live) byName.set(connectors.live.name, connectors.live);
+export function createConnectorRegistry(connectors: readonly Connector[]): ConnectorRegistry {
+  const byName = new Map<string, Connector>();
+  const byRoute = new Map<string, Connector>();
+  for (const connector of connectors) {
+    // Refused at start-up: a name or route claimed twice would send charges to whichever came last.
+    if (RESERVED_NAMES.has(connector.name) || byName.has(connector.name)) throw new Error(`connector name taken: ${connector.name}`);
+    byName.set(connector.name, connector);
+    for (const route of connector.serves) {
+      const key = routeKey(route);
+      const taken = byRoute.get(key);
+      if (taken) throw new Error(`route ${key} is served by both ${taken.name} and ${connector.name}`);
+      byRoute.set(key, connector);
+    }
+  }
   return {
-    sandbox: connectors.sandbox,
     get: (name) => byName.get(name) ?? null,
-    providerFor: (livemode) => (livemode ? (connectors.live?.name ?? null) : connectors.sandbox.name),
+    route(route) {
+      const exact = route.network === null ? undefined : byRoute.get(routeKey(route));
+      return exact ?? byRoute.get(routeKey({ ...route, network: null })) ?? null;
+    },
+    connectors: [...connectors],
   };
+}
+
+/** The route of a charge: its means, and for mobile money the operator the merchant named (any case: 'MTN' is 'mtn'). */
+export function routeOf(method: ProviderMethod, livemode: boolean): Route {
+  const means: Means = method.type;
+  const network = method.type === 'mobile_money' ? (method.provider?.toLowerCase() ?? null) : null;
+  return { means, network, livemode };
 }

@@ -225,14 +225,14 @@ export async function mixedStorm(
 
 /** Wraps the in-process sandbox connector's initiate to count calls per idempotency key (charge id). */
 export function countInitiateCalls(app: TestApp): { calls(chargeId: string): number; total(): number } {
-  const sandbox = app.deps.registry.sandbox;
+  const sandbox = app.deps.sandboxConnector;
   const original = sandbox.initiate.bind(sandbox);
   const counts = new Map<string, number>();
   let total = 0;
-  sandbox.initiate = async (request) => {
+  sandbox.initiate = async (request, signal) => {
     counts.set(request.idempotencyKey, (counts.get(request.idempotencyKey) ?? 0) + 1);
     total += 1;
-    return original(request);
+    return original(request, signal);
   };
   return { calls: (id) => counts.get(id) ?? 0, total: () => total };
 }

@@ -259,13 +259,13 @@ test('a retry resumes a card payment whose first attempt died before reaching th
   const { merchant, api } = await merchantClient(app, base);
   const body = { reference: uniqueRef(), amount: '42.00', currency: 'KES', payment_method: cardMethod() };
   // Simulate a crash between the claim and the provider call: the provider throws once.
-  const sandbox = app.deps.registry.sandbox;
+  const sandbox = app.deps.sandboxConnector;
   const original = sandbox.initiate;
   let calls = 0;
-  sandbox.initiate = async (request) => {
+  sandbox.initiate = async (request, signal) => {
     calls++;
     if (calls === 1) throw new Error('connection reset');
-    return original(request);
+    return original(request, signal);
   };
   t.after(() => {
     sandbox.initiate = original;
@@ -286,13 +286,13 @@ test('a retry resumes a card payment whose first attempt died before reaching th
 test('a mobile-money payment whose provider call died is resumed by the worker', async (t) => {
   const { app, base } = await startHttpApp(t);
   const { api } = await merchantClient(app, base);
-  const sandbox = app.deps.registry.sandbox;
+  const sandbox = app.deps.sandboxConnector;
   const original = sandbox.initiate;
   let calls = 0;
-  sandbox.initiate = async (request) => {
+  sandbox.initiate = async (request, signal) => {
     calls++;
     if (calls === 1) throw new Error('timeout');
-    return original(request);
+    return original(request, signal);
   };
   t.after(() => {
     sandbox.initiate = original;

@@ -1,10 +1,11 @@
-// `provider-faults` (reliability.md, "Provider faults"): one server with the fault-injecting
-// sandbox (PURSE_SANDBOX_FAULTS=true) on a fresh PostgreSQL database; the test acts as the
-// provider, writing its books and sending signed callbacks. Cases, each over many charges:
-// timeout after processing, duplicate callbacks, failure after success, no callback ever, late
-// success after expiry, forged callbacks. Every charge ends as the provider's truth says, with
-// at most one posting and one final event; a final state never flips; contradictions are kept
-// in late_outcome; forgeries are 401 and change nothing; the ledger is balanced.
+// `provider-faults`: one server with the fault-injecting sandbox (PURSE_SANDBOX_FAULTS=true) on a
+// fresh PostgreSQL database; the test acts as the provider, writing its books and sending signed
+// callbacks. Callbacks are hints: Purse asks the provider's status and applies that. Cases, each
+// over many charges: timeout after processing, duplicate callbacks, failure after success, a
+// callback claiming what the books do not say, no callback ever, late success after expiry,
+// forged callbacks. Every charge ends as the provider's books say, with at most one posting and
+// one final event; a final state never flips; contradictions confirmed by the books are kept in
+// late_outcome; forgeries are 401 and change nothing; the ledger is balanced.
 import type { SandboxCallbackBody } from '../../src/connectors/sandbox/callbacks.ts';
 import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import { eventually, parallel } from '../helpers/processes.ts';
@@ -202,7 +203,11 @@ async function duplicateCallbacks(ctx: Context, n: number): Promise<Record<strin
   return { charges: ids.length, callbacks };
 }
 
-/** A success callback, then a contradicting failure (once or twice): stays succeeded, the failure kept. */
+/**
+ * A success callback; a failure callback while the books still say succeeded (changes nothing);
+ * then the provider reverses it in its books and calls back once or twice: stays succeeded, the
+ * confirmed failure kept in late_outcome.
+ */
 async function failureAfterSuccess(ctx: Context, n: number): Promise<Record<string, unknown>> {
   const name = 'failure-after-success';
   const ids: string[] = [];
@@ -210,16 +215,48 @@ async function failureAfterSuccess(ctx: Context, n: number): Promise<Record<stri
     const payment = await pendingPayment(ctx, name, i, '005');
     if (!payment) return;
     ids.push(payment.id);
-    ctx.expectations.set(payment.id, { case: name, status: 'succeeded', failureCode: null, late: 'failed', books: 'succeeded' });
+    ctx.expectations.set(payment.id, { case: name, status: 'succeeded', failureCode: null, late: 'failed', books: 'failed' });
     const reference = await ctx.provider.settle(payment.id, 'succeeded');
     expectCallbacks(ctx, name, [await ctx.provider.callback(success(payment.id, reference))]);
     observe(ctx, await chargeStates(ctx.setup.db, [payment.id]));
+    expectCallbacks(ctx, name, [await ctx.provider.callback(failure(payment.id, reference))]);
+    const unconfirmed = (await chargeStates(ctx.setup.db, [payment.id])).get(payment.id)!;
+    if (unconfirmed.late_outcome !== null) problem(ctx, name, `${payment.id} kept a failure the books never said`);
+    await ctx.provider.settle(payment.id, 'failed', 'payer_declined');
     const late = [await ctx.provider.callback(failure(payment.id, reference))];
     if (i % 2 === 0) late.push(await ctx.provider.callback(failure(payment.id, reference)));
     expectCallbacks(ctx, name, late);
   });
   observe(ctx, await waitFinal(ctx.setup.db, ids, SETTLE_TIMEOUT_MS));
   return { charges: ids.length };
+}
+
+/**
+ * Callbacks claiming what the provider's books do not say. A success claimed while the books are
+ * pending changes nothing; then the books settle failed and a success is claimed again (half of
+ * the charges) or the matching failure arrives: failed with the books' code, no posting, nothing
+ * kept in late_outcome.
+ */
+async function claimsAgainstBooks(ctx: Context, n: number): Promise<Record<string, unknown>> {
+  const name = 'claims-against-books';
+  const ids: string[] = [];
+  let unchangedWhilePending = 0;
+  await parallel(range(n), ctx.concurrency, async (i) => {
+    const payment = await pendingPayment(ctx, name, i, '005');
+    if (!payment) return;
+    ids.push(payment.id);
+    ctx.expectations.set(payment.id, { case: name, status: 'failed', failureCode: 'insufficient_funds', late: null, books: 'failed' });
+    const claimed = success(payment.id, payment.provider_reference);
+    expectCallbacks(ctx, name, [await ctx.provider.callback(claimed)]);
+    const state = (await chargeStates(ctx.setup.db, [payment.id])).get(payment.id)!;
+    if (state.status === 'pending' && state.postings === 0 && state.final_events.length === 0) unchangedWhilePending++;
+    else problem(ctx, name, `a success claimed against pending books changed ${payment.id}: ${JSON.stringify(state)}`);
+    const reference = await ctx.provider.settle(payment.id, 'failed', 'insufficient_funds');
+    const body = i % 2 === 0 ? success(payment.id, reference) : failure(payment.id, reference, 'insufficient_funds');
+    expectCallbacks(ctx, name, [await ctx.provider.callback(body)]);
+  });
+  observe(ctx, await waitFinal(ctx.setup.db, ids, SETTLE_TIMEOUT_MS));
+  return { charges: ids.length, unchangedWhilePending };
 }
 
 /** What a case that waits for expires_at does once the other cases have run. */
@@ -396,6 +433,7 @@ export const providerFaults: Scenario = {
       await timed('timeout', () => timeoutAfterProcessing(ctx, p.perCase));
       await timed('duplicates', () => duplicateCallbacks(ctx, p.perCase));
       await timed('failureAfterSuccess', () => failureAfterSuccess(ctx, p.perCase));
+      await timed('claimsAgainstBooks', () => claimsAgainstBooks(ctx, p.perCase));
       await timed('forged', () => forgedCallbacks(ctx, p.perCase));
       await timed('noCallback', finishNoCallback);
       await timed('lateSuccess', finishLateSuccess);

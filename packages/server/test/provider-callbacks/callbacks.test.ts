@@ -1,6 +1,7 @@
 // POST /provider-callbacks/:provider through app.inject: the sandbox signs, Purse verifies on the
-// raw bytes, then settles once. Pending charges use the never-settling sandbox number (…005), so
-// only the callbacks under test (or a sandbox helper) can move them, whatever worker is running.
+// raw bytes, then asks the sandbox for the status and settles once as its books say. Pending
+// charges use the never-settling sandbox number (…005), so only the tests (acting as the provider:
+// they settle its books, then call back) or a sandbox control can move them, whatever worker runs.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -54,8 +55,13 @@ async function send(rawBody: string, headers: Record<string, string>, provider =
   return app.inject({ method: 'POST', url: `/provider-callbacks/${provider}`, headers, payload: rawBody });
 }
 
+/** As the provider: its books change first (what a callback then only announces). */
+async function settleAtProvider(id: string, outcome: 'succeeded' | 'failed', code: SandboxCallbackBody['failure_code'] = 'payer_declined') {
+  assert.equal(await app.deps.sandboxConnector.force(id, outcome, outcome === 'failed' ? code! : null), true, 'the provider knows it');
+}
+
 async function sendSigned(body: SandboxCallbackBody) {
-  const signed = app.deps.registry.sandbox.signCallback(body);
+  const signed = app.deps.sandboxConnector.signCallback(body);
   return send(signed.rawBody, signed.headers);
 }
 
@@ -82,8 +88,9 @@ function assertSignatureRefused(res: Awaited<ReturnType<typeof send>>): void {
 }
 
 describe('happy', () => {
-  test('a signed success settles a pending payment once: one posting, one succeeded event', async () => {
+  test('a signed success the books confirm settles a pending payment once: one posting, one succeeded event', async () => {
     const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'succeeded');
     const res = await sendSigned(success(payment));
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { received: true });
@@ -95,8 +102,9 @@ describe('happy', () => {
     await assertLedgerHealthy(app);
   });
 
-  test('a signed failure fails a pending payment with its code and no posting', async () => {
+  test('a signed failure the books confirm fails a pending payment with their code and no posting', async () => {
     const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'failed', 'insufficient_funds');
     assert.equal((await sendSigned(failure(payment, 'insufficient_funds'))).statusCode, 200);
     const view = (await get(app, merchant, `/v1/payments/${payment.id}`)).json();
     assert.equal(view.status, 'failed');
@@ -114,6 +122,7 @@ describe('happy', () => {
       source: mobileMethod(NEVER_SETTLES),
     });
     assert.equal(res.statusCode, 201, res.body);
+    await settleAtProvider(res.json().id, 'succeeded');
     assert.equal((await sendSigned(success(res.json()))).statusCode, 200);
     assert.equal((await get(app, merchant, `/v1/wallets/${walletId}`)).json().balance, '40.00');
     await assertLedgerHealthy(app);
@@ -121,11 +130,11 @@ describe('happy', () => {
 
   test("the sandbox's own callback (callbackFor) carries its books' outcome", async () => {
     const payment = await pendingPayment();
-    assert.equal(await app.deps.registry.sandbox.callbackFor(payment.id), null, 'nothing to send while pending at the provider');
-    assert.equal(await app.deps.registry.sandbox.callbackFor('pay_01jd6x8v1ffq8v2k3m4n5p6q7r'), null, 'nor for what it never saw');
+    assert.equal(await app.deps.sandboxConnector.callbackFor(payment.id), null, 'nothing to send while pending at the provider');
+    assert.equal(await app.deps.sandboxConnector.callbackFor('pay_01jd6x8v1ffq8v2k3m4n5p6q7r'), null, 'nor for what it never saw');
     // The provider settles in its books (as the sandbox helpers do), then calls back.
-    assert.equal(await app.deps.registry.sandbox.force(payment.id, 'failed', 'insufficient_funds'), true);
-    const signed = await app.deps.registry.sandbox.callbackFor(payment.id);
+    assert.equal(await app.deps.sandboxConnector.force(payment.id, 'failed', 'insufficient_funds'), true);
+    const signed = await app.deps.sandboxConnector.callbackFor(payment.id);
     assert.ok(signed);
     assert.equal((await send(signed.rawBody, signed.headers)).statusCode, 200);
     const after = await snapshot(payment.id);
@@ -135,7 +144,7 @@ describe('happy', () => {
 
   test('needs no Bearer token; a content type with charset is fine', async () => {
     const payment = await pendingPayment();
-    const signed = app.deps.registry.sandbox.signCallback(success(payment));
+    const signed = app.deps.sandboxConnector.signCallback(success(payment));
     const res = await send(signed.rawBody, { ...signed.headers, 'content-type': 'application/json; charset=utf-8' });
     assert.equal(res.statusCode, 200, res.body);
   });
@@ -144,6 +153,7 @@ describe('happy', () => {
 describe('duplicates and contradictions', () => {
   test('the same success five times, concurrently: all 200, one posting, one succeeded event', async () => {
     const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'succeeded');
     const results = await Promise.all(Array.from({ length: 5 }, () => sendSigned(success(payment))));
     assert.deepEqual(
       results.map((r) => r.statusCode),
@@ -158,10 +168,22 @@ describe('duplicates and contradictions', () => {
     await assertLedgerHealthy(app);
   });
 
-  test('failure after success: 200, stays succeeded, the failure kept in late_outcome', async () => {
+  test('a failure callback after success, the books still succeeded: 200, nothing changes, nothing kept', async () => {
     const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'succeeded');
     assert.equal((await sendSigned(success(payment))).statusCode, 200);
     const settled = await snapshot(payment.id);
+    assert.equal((await sendSigned(failure(payment))).statusCode, 200);
+    assert.deepEqual(await snapshot(payment.id), settled, 'the books win over the body');
+  });
+
+  test('failure after success, confirmed by the books: 200, stays succeeded, the failure kept in late_outcome', async () => {
+    const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'succeeded');
+    assert.equal((await sendSigned(success(payment))).statusCode, 200);
+    const settled = await snapshot(payment.id);
+    // The provider reverses it in its books, then calls back.
+    await settleAtProvider(payment.id, 'failed', 'payer_declined');
     const res = await sendSigned(failure(payment));
     assert.equal(res.statusCode, 200, res.body);
     const after = await snapshot(payment.id);
@@ -180,6 +202,10 @@ describe('duplicates and contradictions', () => {
     const payment = await pendingPayment();
     const expired = await post(app, merchant, `/v1/sandbox/payments/${payment.id}/fail`, { failure_code: 'expired' });
     assert.equal(expired.statusCode, 200, expired.body);
+    // A success callback while the books still say expired changes nothing and is not kept.
+    assert.equal((await sendSigned(success(payment))).statusCode, 200);
+    assert.equal((await snapshot(payment.id)).charge.late_outcome, null);
+    await settleAtProvider(payment.id, 'succeeded');
     assert.equal((await sendSigned(success(payment))).statusCode, 200);
     const after = await snapshot(payment.id);
     assert.equal(after.charge.status, 'failed');
@@ -191,11 +217,101 @@ describe('duplicates and contradictions', () => {
   });
 });
 
+describe("a callback is a hint: the provider's status decides", () => {
+  test('success claimed while the books say pending: 200, stays pending, no event, no posting', async () => {
+    const payment = await pendingPayment();
+    const before = await snapshot(payment.id);
+    for (const body of [success(payment), failure(payment, 'insufficient_funds')]) {
+      assert.equal((await sendSigned(body)).statusCode, 200);
+    }
+    assert.deepEqual(await snapshot(payment.id), before);
+    assert.equal((await get(app, merchant, `/v1/payments/${payment.id}`)).json().status, 'pending');
+  });
+
+  test("success claimed while the books say failed: the payment fails with the books' code, no posting", async () => {
+    const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'failed', 'limit_exceeded');
+    assert.equal((await sendSigned(success(payment))).statusCode, 200);
+    const after = await snapshot(payment.id);
+    assert.equal(after.charge.status, 'failed');
+    assert.equal(after.charge.failure_code, 'limit_exceeded');
+    assert.equal(after.charge.late_outcome, null);
+    assert.equal(after.postings, 0);
+    assert.deepEqual(after.events, ['payment.created', 'payment.failed']);
+    await assertLedgerHealthy(app);
+  });
+
+  test('failure claimed while the books say succeeded: the top-up succeeds and credits the wallet', async () => {
+    const walletId = await createWallet(app, merchant);
+    const res = await post(app, merchant, '/v1/topups', {
+      reference: uniqueRef('cbh'),
+      amount: '12.50',
+      currency: 'KES',
+      wallet_id: walletId,
+      source: mobileMethod(NEVER_SETTLES),
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    await settleAtProvider(res.json().id, 'succeeded');
+    assert.equal((await sendSigned(failure(res.json(), 'payer_declined'))).statusCode, 200);
+    assert.equal((await get(app, merchant, `/v1/topups/${res.json().id}`)).json().status, 'succeeded');
+    assert.equal((await get(app, merchant, `/v1/wallets/${walletId}`)).json().balance, '12.50');
+    await assertLedgerHealthy(app);
+  });
+
+  test('a charge the provider has no record of: 200, nothing changes (the worker keeps asking)', async () => {
+    const payment = await pendingPayment();
+    await app.deps.db.db.deleteFrom('sandbox_provider_charges').where('idempotency_key', '=', payment.id).execute();
+    const before = await snapshot(payment.id);
+    assert.equal((await sendSigned(success(payment))).statusCode, 200);
+    assert.deepEqual(await snapshot(payment.id), before);
+  });
+
+  test('the status call fails: 503 with retry-after, nothing changes; the same callback later settles', async (t) => {
+    const payment = await pendingPayment();
+    await settleAtProvider(payment.id, 'succeeded');
+    const sandbox = app.deps.sandboxConnector;
+    const original = sandbox.getStatus;
+    sandbox.getStatus = async () => {
+      throw new Error('provider unreachable');
+    };
+    t.after(() => {
+      sandbox.getStatus = original;
+    });
+    const before = await snapshot(payment.id);
+    const refused = await sendSigned(success(payment));
+    assert.equal(refused.statusCode, 503, refused.body);
+    assert.equal(refused.json().error.code, 'service_unavailable');
+    assert.equal(refused.headers['retry-after'], '2');
+    assert.deepEqual(await snapshot(payment.id), before);
+    sandbox.getStatus = original;
+    assert.equal((await sendSigned(success(payment))).statusCode, 200);
+    assert.equal((await snapshot(payment.id)).charge.status, 'succeeded');
+  });
+
+  test('the status call gets the provider deadline as an AbortSignal', async (t) => {
+    const payment = await pendingPayment();
+    const sandbox = app.deps.sandboxConnector;
+    const original = sandbox.getStatus;
+    const signals: AbortSignal[] = [];
+    sandbox.getStatus = async (request, signal) => {
+      if (request.idempotencyKey === payment.id) signals.push(signal);
+      return original(request, signal);
+    };
+    t.after(() => {
+      sandbox.getStatus = original;
+    });
+    assert.equal((await sendSigned(success(payment))).statusCode, 200);
+    assert.equal(signals.length, 1);
+    assert.ok(signals[0] instanceof AbortSignal);
+    assert.equal(signals[0]!.aborted, false, 'a fresh deadline per call');
+  });
+});
+
 describe('errors', () => {
   test('missing, wrong, tampered, repeated or malformed signatures: 401, nothing changes', async () => {
     const payment = await pendingPayment();
     const before = await snapshot(payment.id);
-    const signed = app.deps.registry.sandbox.signCallback(success(payment));
+    const signed = app.deps.sandboxConnector.signCallback(success(payment));
     const otherKey = createHmac('sha256', 'not the sandbox key').update(signed.rawBody).digest('base64url');
     const tampered = JSON.stringify({ ...success(payment), provider_reference: 'sbx_other' });
     const cases: [string, string, Record<string, string>][] = [
@@ -236,7 +352,7 @@ describe('errors', () => {
 
   test('unknown provider: 404, even with a sandbox signature', async () => {
     const payment = await pendingPayment();
-    const signed = app.deps.registry.sandbox.signCallback(success(payment));
+    const signed = app.deps.sandboxConnector.signCallback(success(payment));
     const res = await send(signed.rawBody, signed.headers, 'mpesa');
     assert.equal(res.statusCode, 404, res.body);
     assert.equal((await snapshot(payment.id)).charge.status, 'pending');

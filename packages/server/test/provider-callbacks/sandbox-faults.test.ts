@@ -1,5 +1,5 @@
 // The fault-injecting sandbox (PURSE_SANDBOX_FAULTS=true): the provider processes a request and
-// then loses or breaks its answer. The outcome is unknown, so the charge stays pending (rule 4),
+// then loses or breaks its answer. The outcome is unknown, so the charge stays pending (never failed),
 // the worker asks for the status, and the provider's truth wins, without a second provider charge.
 // Without the flag the fault numbers are ordinary successes.
 import assert from 'node:assert/strict';
@@ -107,4 +107,55 @@ test('flag on: 091 is processed, never answered, never settled: failed expired a
   assert.equal((await books(app, res.json().id))[0]!.outcome, 'pending', 'the provider never settled it');
   assert.equal(await postings(app, res.json().id), 0);
   await assertLedgerHealthy(app);
+});
+
+test('flag on: the lost answer (090) is really cancelled at the deadline, not only abandoned', async (t) => {
+  const app = await buildTestApp(t, { env: { PURSE_SANDBOX_FAULTS: 'true', PURSE_PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) } });
+  const merchant = await createTestMerchant(app);
+  const sandbox = app.deps.sandboxConnector;
+  const original = sandbox.initiate;
+  const calls: { signal: AbortSignal; settled: Promise<string> }[] = [];
+  sandbox.initiate = (request, signal) => {
+    const answer = original(request, signal);
+    calls.push({
+      signal,
+      settled: answer.then(
+        () => 'answered',
+        (error: Error) => error.name,
+      ),
+    });
+    return answer;
+  };
+  t.after(() => {
+    sandbox.initiate = original;
+  });
+  const res = await post(app, merchant, '/v1/payments', {
+    reference: uniqueRef(),
+    amount: '10.00',
+    currency: 'KES',
+    payment_method: mobileMethod('+254712345090'),
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  assert.equal(res.json().status, 'pending');
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0]!.signal.aborted, true, 'the deadline fired');
+  assert.equal(await calls[0]!.settled, 'TimeoutError', "the connector's own call rejected with the deadline");
+});
+
+test('an already aborted signal: the sandbox does nothing and rejects', async (t) => {
+  const app = await buildTestApp(t, { env: { PURSE_SANDBOX_FAULTS: 'true' } });
+  const request = {
+    idempotencyKey: 'pay_01jd6x8v1ffq8v2k3m4n5p6q7r',
+    kind: 'payment' as const,
+    amountMinor: 1000n,
+    currency: 'KES',
+    method: { type: 'mobile_money' as const, phoneNumber: '+254712345000', provider: null },
+    expiresAt: null,
+  };
+  const aborted = AbortSignal.abort(new Error('caller gone'));
+  await assert.rejects(app.deps.sandboxConnector.initiate(request, aborted), /caller gone/);
+  await assert.rejects(app.deps.sandboxConnector.getStatus({ idempotencyKey: request.idempotencyKey, providerReference: null }, aborted));
+  assert.equal((await books(app, request.idempotencyKey)).length, 0, 'never reached the books');
+  const answered = await app.deps.sandboxConnector.initiate(request, AbortSignal.timeout(5_000));
+  assert.equal(answered.status, 'pending', 'a live signal: answered as usual');
 });

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CallbackHeaders, FailureCode } from '../connector.ts';
+import { Type } from 'typebox';
+import { type CallbackHeaders, type ConnectorCallbacks, FAILURE_CODES, type FailureCode } from '../connector.ts';
+import { hintOf } from './transformers.ts';
 
 /**
  * How the sandbox provider signs the callbacks it sends to Purse: HMAC-SHA256 of the raw body,
@@ -8,7 +10,27 @@ import type { CallbackHeaders, FailureCode } from '../connector.ts';
  */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 
-/** The body the sandbox sends (and connector.parseCallback reads). */
+/** The body the sandbox sends, as the callback route validates and documents it. */
+export const SandboxCallbackSchema = Type.Object(
+  {
+    idempotency_key: Type.String({
+      maxLength: 64,
+      description: 'The Purse object id the provider was given as idempotency key (pay_… or top_…).',
+    }),
+    provider_reference: Type.String({ maxLength: 128, description: "The provider's own reference." }),
+    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
+    failure_code: Type.Optional(
+      Type.Union(
+        FAILURE_CODES.map((c) => Type.Literal(c)),
+        { description: 'With status failed.' },
+      ),
+    ),
+  },
+  // A provider may add fields over time; the signature already vouches for the whole body.
+  { additionalProperties: true, description: "The sandbox provider's callback; another provider's format is read by its connector." },
+);
+
+/** What SandboxCallbackSchema accepts, as the sandbox sends it. */
 export interface SandboxCallbackBody {
   /** Purse's charge id, the idempotency key of the original request. */
   idempotency_key: string;
@@ -32,4 +54,19 @@ export function verifySandboxCallback(key: Buffer, headers: CallbackHeaders, raw
   const expected = Buffer.from(signSandboxCallback(key, rawBody), 'base64url');
   const given = Buffer.from(header, 'base64url');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The sandbox's side of POST /provider-callbacks/sandbox. */
+export function sandboxCallbacks(key: Buffer): ConnectorCallbacks {
+  return {
+    body: SandboxCallbackSchema,
+    headers: {
+      [SANDBOX_SIGNATURE_HEADER]: Type.Optional(Type.String({ description: 'Sandbox: base64url HMAC-SHA256 of the raw body.' })),
+    },
+    description:
+      'The sandbox signs the raw body with HMAC-SHA256 under a key derived from the service key, base64url, in the ' +
+      `${SANDBOX_SIGNATURE_HEADER} header`,
+    verify: (headers, rawBody) => verifySandboxCallback(key, headers, rawBody),
+    parse: (body) => hintOf(body as SandboxCallbackBody),
+  };
 }

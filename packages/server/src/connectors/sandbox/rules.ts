@@ -1,8 +1,8 @@
 import type { FailureCode } from '../connector.ts';
 
 /**
- * The sandbox's deterministic outcomes (api-v1.md §10). Pure functions, so tests and the
- * documentation can list them.
+ * The sandbox's deterministic outcomes, by test phone number and card number. Pure
+ * functions, so tests and the documentation can list them.
  */
 
 export type SandboxRule =

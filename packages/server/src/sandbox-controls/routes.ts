@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { FAILURE_CODES } from '../connectors/connector.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import type { SandboxService } from './service.ts';
+import type { SandboxControls } from './service.ts';
 
 const ForceBody = Type.Object(
   { failure_code: Type.Optional(Type.Union(FAILURE_CODES.map((c) => Type.Literal(c)))) },
@@ -15,11 +15,11 @@ async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
 }
 
 /**
- * Sandbox-only helpers that force a pending object's outcome. Live merchants get 404. Succeed
+ * Sandbox-only controls that force a pending object's outcome. Live merchants get 404. Succeed
  * and fail are registered apart so that only fail has a body schema, and its handler reads the
  * validated failure code.
  */
-export function registerSandboxRoutes(app: RouteApp, deps: { sandbox: SandboxService }): void {
+export function registerSandboxControlRoutes(app: RouteApp, deps: { sandboxControls: SandboxControls }): void {
   for (const [path, kind, ref] of [
     ['payments', 'payment', 'Payment'],
     ['topups', 'topup', 'Topup'],
@@ -39,12 +39,12 @@ export function registerSandboxRoutes(app: RouteApp, deps: { sandbox: SandboxSer
     app.post(
       `/sandbox/${path}/:id/succeed`,
       { schema: { ...schema('succeed'), response }, preValidation: emptyBodyAsObject },
-      async (request) => deps.sandbox.force(request.auth, kind, request.params.id, 'succeed', null),
+      async (request) => deps.sandboxControls.force(request.auth, kind, request.params.id, 'succeed', null),
     );
     app.post(
       `/sandbox/${path}/:id/fail`,
       { schema: { ...schema('fail'), body: ForceBody, response }, preValidation: emptyBodyAsObject },
-      async (request) => deps.sandbox.force(request.auth, kind, request.params.id, 'fail', request.body.failure_code ?? null),
+      async (request) => deps.sandboxControls.force(request.auth, kind, request.params.id, 'fail', request.body.failure_code ?? null),
     );
   }
 }
