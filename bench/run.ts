@@ -243,37 +243,101 @@ function withDatabase(url: string, database: string): string {
 
 // ---------------------------------------------------------------- the run
 
-async function main(): Promise<void> {
+type Options = ReturnType<typeof options>;
+type Credentials = { merchant_id: string; client_id: string; client_secret: string };
+
+/** Everything one run opens or learns, so that the cleanup and the report can reach it. */
+interface Run {
+  opts: Options;
+  runId: string;
+  loadBefore: number;
+  adminUrl: string;
+  dbName: string;
+  purseEnv: NodeJS.ProcessEnv;
+  /** Connected to the admin database; drops the bench database. */
+  admin: pg.Client | null;
+  /** Connected to the bench database (CHECKPOINT, fixtures, outcomes). */
+  benchDb: pg.Client | null;
+  dataDir: string | null;
+  databaseCreated: boolean;
+  databaseUrl: string | null;
+  dbSettings: Record<string, string>;
+  merchants: Record<string, Credentials>;
+  rows: Row[];
+  /** The number in every load reference, shared by all scenarios. */
+  seq: number;
+}
+
+interface Purse {
+  servers: Spawned[];
+  bases: string[];
+  base: string;
+}
+
+interface Fixtures {
+  token: string;
+  wallets: string[];
+  hotWallet: string;
+  getIds: string[];
+  baselineWallets: string[];
+  ceilingWallets: string[];
+}
+
+/** The options, a warning when the machine is already busy, and an empty logs folder. */
+function newRun(): Run {
   const opts = options();
   const busy = loadavg()[0]!;
-  const loadBefore = busy;
   if (busy > cpus().length)
     log(`warning: load average ${busy.toFixed(1)} on ${cpus().length} CPUs: other work on this machine will distort the numbers`);
   const runId = Date.now().toString(36);
   mkdirSync(LOGS, { recursive: true });
   for (const f of readdirSync(LOGS)) rmSync(join(LOGS, f), { force: true });
+  return {
+    opts,
+    runId,
+    loadBefore: busy,
+    adminUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    dbName: `purse_bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}`,
+    purseEnv: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      PURSE_RATE_LIMIT_PER_S: '0',
+      PURSE_SANDBOX_DELAY_MS: '2000',
+      PURSE_BOOTSTRAP_MERCHANT: 'false',
+      PURSE_SECRET_KEY: SECRET_KEY,
+    },
+    admin: null,
+    benchDb: null,
+    dataDir: null,
+    databaseCreated: false,
+    databaseUrl: null,
+    dbSettings: {},
+    merchants: {},
+    rows: [],
+    seq: 0,
+  };
+}
 
-  const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `purse_bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}`;
-  let admin: pg.Client | null = null; // connected to the admin database, drops the bench database
-  let benchDb: pg.Client | null = null; // connected to the bench database (CHECKPOINT, fixtures, outcomes)
-  let dataDir: string | null = null;
-  let databaseCreated = false;
-
+/**
+ * Stops every child, drops the bench database (unless BENCH_KEEP_DATABASE=1) and removes the
+ * embedded data folder; once, whether the run ends, fails or is interrupted.
+ */
+function installCleanup(run: Run): () => Promise<void> {
   let cleaning: Promise<void> | null = null;
   const cleanup = () =>
     (cleaning ??= (async () => {
       await stopAllChildren();
-      await benchDb?.end().catch(() => {});
-      if (admin && databaseCreated && process.env.BENCH_KEEP_DATABASE === '1')
-        log(`kept database ${dbName} (BENCH_KEEP_DATABASE=1): drop it yourself`);
-      else if (admin && databaseCreated) {
-        await admin
-          .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-          .catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
+      await run.benchDb?.end().catch(() => {});
+      if (run.admin && run.databaseCreated && process.env.BENCH_KEEP_DATABASE === '1')
+        log(`kept database ${run.dbName} (BENCH_KEEP_DATABASE=1): drop it yourself`);
+      else if (run.admin && run.databaseCreated) {
+        await run.admin
+          .query(`DROP DATABASE IF EXISTS ${run.dbName} WITH (FORCE)`)
+          .catch((e: Error) => log(`could not drop ${run.dbName}: ${e.message}`));
       }
-      await admin?.end().catch(() => {});
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await run.admin?.end().catch(() => {});
+      if (run.dataDir) rmSync(run.dataDir, { recursive: true, force: true });
     })());
   const onSignal = (signal: string) => {
     log(`${signal}: stopping children and dropping the bench database`);
@@ -282,337 +346,394 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('exit', killAllChildrenNow);
+  return cleanup;
+}
 
-  try {
-    const purseEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PURSE_RATE_LIMIT_PER_S: '0',
-      PURSE_SANDBOX_DELAY_MS: '2000',
-      PURSE_BOOTSTRAP_MERCHANT: 'false',
-      PURSE_SECRET_KEY: SECRET_KEY,
-    };
-    let databaseUrl: string | null = null;
-    let dbSettings: Record<string, string> = {};
-    if (opts.embedded) {
-      dataDir = mkdtempSync(join(tmpdir(), 'purse-bench-'));
-      delete purseEnv.DATABASE_URL;
-      purseEnv.DATA_DIR = dataDir;
-    } else {
-      admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      databaseCreated = true;
-      databaseUrl = withDatabase(adminUrl, dbName);
-      purseEnv.DATABASE_URL = databaseUrl;
-      benchDb = new pg.Client({ connectionString: databaseUrl });
-      await benchDb.connect();
-      const settings = await benchDb.query(
-        `SELECT name, setting FROM pg_settings WHERE name IN ('server_version','fsync','synchronous_commit','shared_buffers','max_connections','wal_level','max_wal_size','autovacuum')`,
-      );
-      dbSettings = Object.fromEntries(settings.rows.map((r) => [r.name, r.setting]));
-      log(`database ${dbName} created (PostgreSQL ${dbSettings.server_version})`);
-    }
+/** A temporary DATA_DIR for the embedded database, or a fresh PostgreSQL database and its settings. */
+async function openDatabase(run: Run): Promise<void> {
+  if (run.opts.embedded) {
+    run.dataDir = mkdtempSync(join(tmpdir(), 'purse-bench-'));
+    delete run.purseEnv.DATABASE_URL;
+    run.purseEnv.DATA_DIR = run.dataDir;
+    return;
+  }
+  run.admin = new pg.Client({ connectionString: run.adminUrl });
+  await run.admin.connect();
+  await run.admin.query(`CREATE DATABASE ${run.dbName}`);
+  run.databaseCreated = true;
+  run.databaseUrl = withDatabase(run.adminUrl, run.dbName);
+  run.purseEnv.DATABASE_URL = run.databaseUrl;
+  run.benchDb = new pg.Client({ connectionString: run.databaseUrl });
+  await run.benchDb.connect();
+  const settings = await run.benchDb.query(
+    `SELECT name, setting FROM pg_settings WHERE name IN ('server_version','fsync','synchronous_commit','shared_buffers','max_connections','wal_level','max_wal_size','autovacuum')`,
+  );
+  run.dbSettings = Object.fromEntries(settings.rows.map((r) => [r.name, r.setting]));
+  log(`database ${run.dbName} created (PostgreSQL ${run.dbSettings.server_version})`);
+}
 
-    const cli = async (args: string[]) => {
-      const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'packages/server/bin/purse.mjs'), ...args], {
-        cwd: ROOT,
-        env: purseEnv,
-      });
-      return JSON.parse(stdout) as { merchant_id: string; client_id: string; client_secret: string };
-    };
-    const needsReference = !opts.embedded && opts.scenarios.some((s) => s === 'baseline' || s === 'ceiling');
+/** `purse merchant create --name NAME --json`, run as the operator would. */
+async function createMerchant(run: Run, key: string, name: string): Promise<void> {
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    [join(ROOT, 'packages/server/bin/purse.mjs'), 'merchant', 'create', '--name', name, '--json'],
+    { cwd: ROOT, env: run.purseEnv },
+  );
+  run.merchants[key] = JSON.parse(stdout) as Credentials;
+}
 
-    // With the embedded database the operator command must run before the server opens DATA_DIR.
-    const merchants: Record<string, { merchant_id: string; client_id: string; client_secret: string }> = {};
-    if (opts.embedded) merchants.bench = await cli(['merchant', 'create', '--name', 'bench', '--json']);
-
-    // Purse: the first process migrates the fresh database; the others start once it is ready.
-    const ports: number[] = [];
-    const servers: Spawned[] = [];
-    for (let i = 0; i < opts.workers; i++) {
-      const port = await freePort();
-      const server = startChild(`purse-${i + 1}`, process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-        cwd: ROOT,
-        env: { ...purseEnv, PORT: String(port) },
-        logFile: join(LOGS, `purse-${i + 1}.log`),
-      });
-      ports.push(port);
-      servers.push(server);
-      if (i === 0) await waitFor(`http://127.0.0.1:${port}/readyz`, server);
-    }
-    await Promise.all(ports.map((port, i) => waitFor(`http://127.0.0.1:${port}/readyz`, servers[i]!)));
-    const bases = ports.map((p) => `http://127.0.0.1:${p}`);
-    const base = bases[0]!;
-    log(`Purse ready: ${opts.workers} process(es) on ${ports.join(', ')} (${opts.embedded ? `PGlite in ${dataDir}` : 'PostgreSQL'})`);
-
-    if (!opts.embedded) {
-      merchants.bench = await cli(['merchant', 'create', '--name', 'bench', '--json']);
-      if (needsReference) {
-        merchants.baseline = await cli(['merchant', 'create', '--name', 'bench-baseline', '--json']);
-        merchants.ceiling = await cli(['merchant', 'create', '--name', 'bench-ceiling', '--json']);
-      }
-    }
-    const tokenRequest = (m: string) => ({
-      grant_type: 'client_credentials',
-      client_id: merchants[m]!.client_id,
-      client_secret: merchants[m]!.client_secret,
+/** Purse: the first process migrates the fresh database; the others start once it is ready. */
+async function startPurse(run: Run): Promise<Purse> {
+  const ports: number[] = [];
+  const servers: Spawned[] = [];
+  for (let i = 0; i < run.opts.workers; i++) {
+    const port = await freePort();
+    const server = startChild(`purse-${i + 1}`, process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...run.purseEnv, PORT: String(port) },
+      logFile: join(LOGS, `purse-${i + 1}.log`),
     });
-    const tokenOf = async (m: string) =>
-      (await expectOk(`token for ${m}`, http(base, 'POST', '/oauth/token', tokenRequest(m)))).access_token as string;
+    ports.push(port);
+    servers.push(server);
+    if (i === 0) await waitFor(`http://127.0.0.1:${port}/readyz`, server);
+  }
+  await Promise.all(ports.map((port, i) => waitFor(`http://127.0.0.1:${port}/readyz`, servers[i]!)));
+  const bases = ports.map((p) => `http://127.0.0.1:${p}`);
+  const database = run.opts.embedded ? `PGlite in ${run.dataDir}` : 'PostgreSQL';
+  log(`Purse ready: ${run.opts.workers} process(es) on ${ports.join(', ')} (${database})`);
+  return { servers, bases, base: bases[0]! };
+}
 
-    // ---- fixtures: funded wallets (top-ups by sandbox card), and payments to read back
-    const card = { number: '4242424242424242', exp_month: 12, exp_year: CARD_YEAR, cvc: '123' };
-    let topupSeq = 0;
-    const fundedWallets = async (token: string, count: number): Promise<string[]> =>
-      mapLimit(Array.from({ length: count }), 8, async () => {
-        const wallet = await expectOk('create wallet', http(base, 'POST', '/v1/wallets', { currency: 'KES' }, token));
-        const topup = await expectOk(
-          'top up wallet',
-          http(
-            base,
-            'POST',
-            '/v1/topups',
-            {
-              reference: `fund-${runId}-${topupSeq++}`,
-              amount: FUNDING,
-              currency: 'KES',
-              wallet_id: wallet.id,
-              source: { type: 'card', card },
-            },
-            token,
-          ),
-        );
-        if (topup.status !== 'succeeded') throw new Error(`top-up ${topup.id} is ${topup.status}, not succeeded`);
-        return wallet.id as string;
-      });
-    const token = await tokenOf('bench');
-    const started = Date.now();
-    const wallets = await fundedWallets(token, WALLETS);
-    const [hotWallet] = await fundedWallets(token, 1);
-    const getIds = await mapLimit(Array.from({ length: GET_IDS }), 8, async (_, i) => {
-      const body = {
-        reference: `fixture-${runId}-${i}`,
+/** The token request of one of the run's merchants. */
+function tokenRequest(run: Run, m: string) {
+  return { grant_type: 'client_credentials', client_id: run.merchants[m]!.client_id, client_secret: run.merchants[m]!.client_secret };
+}
+
+async function tokenOf(run: Run, base: string, m: string): Promise<string> {
+  return (await expectOk(`token for ${m}`, http(base, 'POST', '/oauth/token', tokenRequest(run, m)))).access_token as string;
+}
+
+const CARD = { number: '4242424242424242', exp_month: 12, exp_year: CARD_YEAR, cvc: '123' };
+
+/** `count` wallets, each topped up with FUNDING by a sandbox card (the top-up must succeed at once). */
+function fundedWallets(run: Run, base: string, token: string, count: number, next: () => number): Promise<string[]> {
+  return mapLimit(Array.from({ length: count }), 8, async () => {
+    const wallet = await expectOk('create wallet', http(base, 'POST', '/v1/wallets', { currency: 'KES' }, token));
+    const body = {
+      reference: `fund-${run.runId}-${next()}`,
+      amount: FUNDING,
+      currency: 'KES',
+      wallet_id: wallet.id,
+      source: { type: 'card', card: CARD },
+    };
+    const topup = await expectOk('top up wallet', http(base, 'POST', '/v1/topups', body, token));
+    if (topup.status !== 'succeeded') throw new Error(`top-up ${topup.id} is ${topup.status}, not succeeded`);
+    return wallet.id as string;
+  });
+}
+
+/** Funded wallets (for Purse and, when they run, the baseline and the ceiling) and payments to read back. */
+async function createFixtures(run: Run, base: string): Promise<Fixtures> {
+  let topupSeq = 0;
+  const next = () => topupSeq++;
+  const token = await tokenOf(run, base, 'bench');
+  const started = Date.now();
+  const wallets = await fundedWallets(run, base, token, WALLETS, next);
+  const [hotWallet] = await fundedWallets(run, base, token, 1, next);
+  const getIds = await mapLimit(Array.from({ length: GET_IDS }), 8, async (_, i) => {
+    const body = {
+      reference: `fixture-${run.runId}-${i}`,
+      amount: PAYMENT,
+      currency: 'KES',
+      payment_method: { type: 'wallet', wallet: { wallet_id: wallets[i % WALLETS] } },
+    };
+    return (await expectOk('fixture payment', http(base, 'POST', '/v1/payments', body, token))).id as string;
+  });
+  const { scenarios } = run.opts;
+  const { baseline, ceiling } = run.merchants;
+  const baselineWallets =
+    scenarios.includes('baseline') && baseline ? await fundedWallets(run, base, await tokenOf(run, base, 'baseline'), WALLETS, next) : [];
+  const ceilingWallets =
+    scenarios.includes('ceiling') && ceiling ? await fundedWallets(run, base, await tokenOf(run, base, 'ceiling'), WALLETS, next) : [];
+  log(`fixtures ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { token, wallets, hotWallet: hotWallet!, getIds, baselineWallets, ceilingWallets };
+}
+
+/**
+ * One scenario's load with the CPU each party used: the server processes `pids`, PostgreSQL,
+ * this process (the load generator) and anything else on the machine. Its row is added to the run.
+ */
+async function measure(
+  run: Run,
+  scenario: string,
+  target: Row['target'],
+  pids: number[],
+  work: () => Promise<LoadResult>,
+  readyUrl?: string,
+): Promise<Row> {
+  const { opts } = run;
+  if (readyUrl) await drained(readyUrl);
+  if (run.benchDb) await prepareDatabase(run.benchDb);
+  await sleep(500);
+  log(`${scenario} (${target}): ${opts.durationS} s, ${opts.connections} connections`);
+  const serverBefore = cpuSecondsOf(pids);
+  const dbBefore = opts.embedded ? 0 : postgresCpuSeconds();
+  const machineBefore = machineBusySeconds();
+  const selfBefore = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const result = await work();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const self = process.cpuUsage(selfBefore);
+  const loadgenCpu = (self.user + self.system) / 1e6;
+  const machineCpu = machineBusySeconds() - machineBefore;
+  const serverCpu = cpuSecondsOf(pids) - serverBefore;
+  const dbCpu = opts.embedded ? null : postgresCpuSeconds() - dbBefore;
+  const row: Row = {
+    scenario,
+    target,
+    requestsPerS: result.requestsPerS,
+    latencyMs: result.latencyMs,
+    total: result.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodes,
+    serverCpuPct: (serverCpu / wall) * 100,
+    dbCpuPct: dbCpu === null ? null : (dbCpu / wall) * 100,
+    loadgenCpuPct: (loadgenCpu / wall) * 100,
+    otherCpuPct: (Math.max(0, machineCpu - serverCpu - (dbCpu ?? 0) - loadgenCpu) / wall) * 100,
+    durationS: wall,
+  };
+  const codes = Object.entries(result.statusCodes)
+    .map(([c, n]) => `${c}×${n}`)
+    .join(' ');
+  log(
+    `  → ${Math.round(result.requestsPerS)}/s, p99 ${result.latencyMs.p99.toFixed(1)} ms, ${codes}${result.errors ? `, ${result.errors} errors` : ''}`,
+  );
+  run.rows.push(row);
+  return row;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Payment creations with a fresh reference each, the means chosen by `method`. */
+function paymentSpec(run: Run, prefix: string, method: () => unknown, path: string, headers: Record<string, string>): RequestSpec {
+  return {
+    method: 'POST',
+    path,
+    headers,
+    next: () => ({
+      body: JSON.stringify({
+        reference: `${prefix}-${run.runId}-${run.seq++}`,
         amount: PAYMENT,
         currency: 'KES',
-        payment_method: { type: 'wallet', wallet: { wallet_id: wallets[i % WALLETS] } },
-      };
-      return (await expectOk('fixture payment', http(base, 'POST', '/v1/payments', body, token))).id as string;
-    });
-    const baselineWallets =
-      opts.scenarios.includes('baseline') && merchants.baseline ? await fundedWallets(await tokenOf('baseline'), WALLETS) : [];
-    const ceilingWallets =
-      opts.scenarios.includes('ceiling') && merchants.ceiling ? await fundedWallets(await tokenOf('ceiling'), WALLETS) : [];
-    log(`fixtures ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-    // ---- measurement of one scenario
-    const rows: Row[] = [];
-    const measure = async (
-      scenario: string,
-      target: Row['target'],
-      pids: number[],
-      work: () => Promise<LoadResult>,
-      readyUrl?: string,
-    ): Promise<Row> => {
-      if (readyUrl) await drained(readyUrl);
-      if (benchDb) await prepareDatabase(benchDb);
-      await sleep(500);
-      log(`${scenario} (${target}): ${opts.durationS} s, ${opts.connections} connections`);
-      const serverBefore = cpuSecondsOf(pids);
-      const dbBefore = opts.embedded ? 0 : postgresCpuSeconds();
-      const machineBefore = machineBusySeconds();
-      const selfBefore = process.cpuUsage();
-      const t0 = process.hrtime.bigint();
-      const result = await work();
-      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-      const self = process.cpuUsage(selfBefore);
-      const loadgenCpu = (self.user + self.system) / 1e6;
-      const machineCpu = machineBusySeconds() - machineBefore;
-      const serverCpu = cpuSecondsOf(pids) - serverBefore;
-      const dbCpu = opts.embedded ? null : postgresCpuSeconds() - dbBefore;
-      const row: Row = {
-        scenario,
-        target,
-        requestsPerS: result.requestsPerS,
-        latencyMs: result.latencyMs,
-        total: result.total,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        timeouts: result.timeouts,
-        statusCodes: result.statusCodes,
-        serverCpuPct: (serverCpu / wall) * 100,
-        dbCpuPct: dbCpu === null ? null : (dbCpu / wall) * 100,
-        loadgenCpuPct: (loadgenCpu / wall) * 100,
-        otherCpuPct: (Math.max(0, machineCpu - serverCpu - (dbCpu ?? 0) - loadgenCpu) / wall) * 100,
-        durationS: wall,
-      };
-      const codes = Object.entries(result.statusCodes)
-        .map(([c, n]) => `${c}×${n}`)
-        .join(' ');
-      log(
-        `  → ${Math.round(result.requestsPerS)}/s, p99 ${result.latencyMs.p99.toFixed(1)} ms, ${codes}${result.errors ? `, ${result.errors} errors` : ''}`,
-      );
-      rows.push(row);
-      return row;
-    };
-
-    const json = { 'content-type': 'application/json' };
-    const auth = { ...json, authorization: `Bearer ${token}` };
-    let seq = 0;
-    const paymentSpec = (
-      prefix: string,
-      method: () => unknown,
-      path = '/v1/payments',
-      headers: Record<string, string> = auth,
-    ): RequestSpec => ({
-      method: 'POST',
-      path,
-      headers,
-      next: () => ({
-        body: JSON.stringify({ reference: `${prefix}-${runId}-${seq++}`, amount: PAYMENT, currency: 'KES', payment_method: method() }),
+        payment_method: method(),
       }),
-    });
-    const roundRobin = (ids: string[]) => {
-      let i = 0;
-      return () => ({ type: 'wallet', wallet: { wallet_id: ids[i++ % ids.length] } });
-    };
-    const specs: Record<(typeof PURSE_SCENARIOS)[number], () => RequestSpec> = {
-      token: () => ({ method: 'POST', path: '/oauth/token', headers: json, body: JSON.stringify(tokenRequest('bench')) }),
-      wallet: () => paymentSpec('wallet', roundRobin(wallets)),
-      'hot-wallet': () => paymentSpec('hot', roundRobin([hotWallet!])),
-      card: () => paymentSpec('card', () => ({ type: 'card', card })),
-      'mobile-money': () =>
-        paymentSpec('mm', () => ({ type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } })),
-      get: () => {
-        let i = 0;
-        return {
-          method: 'GET',
-          path: `/v1/payments/${getIds[0]}`,
-          headers: auth,
-          next: () => ({ path: `/v1/payments/${getIds[i++ % getIds.length]}` }),
-        };
-      },
-      list: () => ({ method: 'GET', path: '/v1/payments?limit=10', headers: auth }),
-    };
-    const serverPids = servers.map((s) => s.pid);
-    for (const scenario of PURSE_SCENARIOS) {
-      if (!opts.scenarios.includes(scenario)) continue;
-      await measure(
-        scenario,
-        'purse',
-        serverPids,
-        () => runLoad({ baseUrls: bases, connections: opts.connections, durationS: opts.durationS, request: specs[scenario]() }),
-        `${base}/readyz`,
-      );
-      if (scenario === 'mobile-money') await settled(base, token);
-    }
-    // Purse is stopped before the reference points so that nothing of it (settlement worker,
-    // pool connections) runs next to them.
-    await Promise.all(servers.map((s) => stopChild(s, 10_000)));
+    }),
+  };
+}
 
-    // ---- baseline: naive Fastify + pg, the same create-path SQL, the same load
-    if (opts.scenarios.includes('baseline')) {
-      if (opts.embedded) {
-        rows.push(nothing('wallet', 'baseline', 'not run with --embedded (needs PostgreSQL: it shares the database with Purse)'));
-      } else {
-        const port = await freePort();
-        const baseline = startChild('baseline', process.execPath, ['--import', 'tsx', join(BENCH, 'baseline-server.ts')], {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            DATABASE_URL: databaseUrl!,
-            PORT: String(port),
-            BASELINE_MERCHANT_ID: merchants.baseline!.merchant_id,
-            BASELINE_POOL_SIZE: '16',
-          },
-          logFile: join(LOGS, 'baseline.log'),
-        });
-        await waitFor(`http://127.0.0.1:${port}/healthz`, baseline);
-        await measure('wallet', 'baseline', [baseline.pid], () =>
-          runLoad({
-            baseUrls: [`http://127.0.0.1:${port}`],
-            connections: opts.connections,
-            durationS: opts.durationS,
-            request: paymentSpec('base', roundRobin(baselineWallets), '/payments', json),
-          }),
-        );
-        await stopChild(baseline);
+/** Wallet payment methods taking the wallets in turn. */
+function roundRobin(ids: string[]): () => unknown {
+  let i = 0;
+  return () => ({ type: 'wallet', wallet: { wallet_id: ids[i++ % ids.length] } });
+}
+
+/** What each Purse scenario sends. */
+function purseSpecs(run: Run, fx: Fixtures): Record<(typeof PURSE_SCENARIOS)[number], () => RequestSpec> {
+  const auth = { ...JSON_HEADERS, authorization: `Bearer ${fx.token}` };
+  const payments = (prefix: string, method: () => unknown) => paymentSpec(run, prefix, method, '/v1/payments', auth);
+  return {
+    token: () => ({ method: 'POST', path: '/oauth/token', headers: JSON_HEADERS, body: JSON.stringify(tokenRequest(run, 'bench')) }),
+    wallet: () => payments('wallet', roundRobin(fx.wallets)),
+    'hot-wallet': () => payments('hot', roundRobin([fx.hotWallet])),
+    card: () => payments('card', () => ({ type: 'card', card: CARD })),
+    'mobile-money': () =>
+      payments('mm', () => ({ type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } })),
+    get: () => {
+      let i = 0;
+      return {
+        method: 'GET',
+        path: `/v1/payments/${fx.getIds[0]}`,
+        headers: auth,
+        next: () => ({ path: `/v1/payments/${fx.getIds[i++ % fx.getIds.length]}` }),
+      };
+    },
+    list: () => ({ method: 'GET', path: '/v1/payments?limit=10', headers: auth }),
+  };
+}
+
+/** Each chosen Purse scenario in run order, then Purse stopped. */
+async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<void> {
+  const { opts } = run;
+  const specs = purseSpecs(run, fx);
+  const serverPids = purse.servers.map((s) => s.pid);
+  for (const scenario of PURSE_SCENARIOS) {
+    if (!opts.scenarios.includes(scenario)) continue;
+    await measure(
+      run,
+      scenario,
+      'purse',
+      serverPids,
+      () => runLoad({ baseUrls: purse.bases, connections: opts.connections, durationS: opts.durationS, request: specs[scenario]() }),
+      `${purse.base}/readyz`,
+    );
+    if (scenario === 'mobile-money') await settled(purse.base, fx.token);
+  }
+  // Purse is stopped before the reference points so that nothing of it (settlement worker,
+  // pool connections) runs next to them.
+  await Promise.all(purse.servers.map((s) => stopChild(s, 10_000)));
+}
+
+/** The baseline: naive Fastify + pg, the same create-path SQL, the same load. */
+async function runBaseline(run: Run, fx: Fixtures): Promise<void> {
+  if (run.opts.embedded) {
+    run.rows.push(nothing('wallet', 'baseline', 'not run with --embedded (needs PostgreSQL: it shares the database with Purse)'));
+    return;
+  }
+  const port = await freePort();
+  const baseline = startChild('baseline', process.execPath, ['--import', 'tsx', join(BENCH, 'baseline-server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: run.databaseUrl!,
+      PORT: String(port),
+      BASELINE_MERCHANT_ID: run.merchants.baseline!.merchant_id,
+      BASELINE_POOL_SIZE: '16',
+    },
+    logFile: join(LOGS, 'baseline.log'),
+  });
+  await waitFor(`http://127.0.0.1:${port}/healthz`, baseline);
+  await measure(run, 'wallet', 'baseline', [baseline.pid], () =>
+    runLoad({
+      baseUrls: [`http://127.0.0.1:${port}`],
+      connections: run.opts.connections,
+      durationS: run.opts.durationS,
+      request: paymentSpec(run, 'base', roundRobin(fx.baselineWallets), '/payments', JSON_HEADERS),
+    }),
+  );
+  await stopChild(baseline);
+}
+
+/** The ceiling: pgbench running the create-path SQL as one transaction script per payment, at each client count. */
+async function runCeiling(run: Run, fx: Fixtures): Promise<void> {
+  const pgbench = run.opts.embedded ? null : findPgbench();
+  if (run.opts.embedded) run.rows.push(nothing('wallet', 'pgbench', 'not run with --embedded (pgbench needs PostgreSQL)'));
+  else if (!pgbench) run.rows.push(nothing('wallet', 'pgbench', 'pgbench not installed (it ships with postgresql-client)'));
+  else
+    for (const clients of run.opts.ceilingClients)
+      run.rows.push(
+        await ceiling(
+          pgbench,
+          run.databaseUrl!,
+          run.merchants.ceiling!.merchant_id,
+          fx.ceilingWallets,
+          { ...run.opts, clients },
+          run.benchDb!,
+        ),
+      );
+}
+
+/** What was stored, per reference prefix, means and status: catches business failures hidden behind 201s. */
+async function storedOutcomes(benchDb: pg.Client | null): Promise<string[]> {
+  const outcomes: string[] = [];
+  if (benchDb) {
+    const r = await benchDb.query(
+      `SELECT split_part(reference, '-', 1) AS prefix, method_type, status, count(*)::int AS n FROM charges WHERE kind = 'payment' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    for (const o of r.rows) outcomes.push(`${o.prefix}, ${o.method_type}, ${o.status}: ${o.n}`);
+  }
+  return outcomes;
+}
+
+/** Purse's wallet scenario against the baseline and against the best ceiling row. */
+function ratiosOf(rows: Row[]): Ratio[] {
+  const purseWallet = rows.find((r) => r.scenario === 'wallet' && r.target === 'purse');
+  const baselineRow = rows.find((r) => r.target === 'baseline');
+  const ceilingRow = rows
+    .filter((r) => r.target.startsWith('pgbench'))
+    .reduce<Row | undefined>((best, r) => (best === undefined || (r.requestsPerS ?? -1) > (best.requestsPerS ?? -1) ? r : best), undefined);
+  const ratio = (name: string, a: Row | undefined, b: Row | undefined): Ratio =>
+    a?.requestsPerS && b?.requestsPerS
+      ? {
+          name,
+          value: a.requestsPerS / b.requestsPerS,
+          note: `${Math.round(a.requestsPerS).toLocaleString('en-US')} / ${Math.round(b.requestsPerS).toLocaleString('en-US')} per s, ${b.target}`,
+        }
+      : { name, value: null, note: !a?.requestsPerS ? 'wallet scenario not run' : (b?.note ?? 'not run') };
+  return [ratio('Purse / baseline (wallet payment)', purseWallet, baselineRow), ratio('Purse / ceiling', purseWallet, ceilingRow)];
+}
+
+/** The lines above the table: machine, database, load and how the figures are computed. */
+function contextLines(run: Run): string[] {
+  const { opts, dbSettings } = run;
+  return [
+    `${new Date().toISOString()}, ${cpus().length} CPU (${cpus()[0]?.model.trim()}), load average before ${run.loadBefore.toFixed(2)}, Node ${process.version}`,
+    opts.embedded
+      ? `database: embedded PGlite (temp DATA_DIR) inside the Purse process: its CPU is in server CPU %; Purse: 1 process`
+      : `database: PostgreSQL ${dbSettings.server_version} (fsync=${dbSettings.fsync}, synchronous_commit=${dbSettings.synchronous_commit}, shared_buffers=${dbSettings.shared_buffers}×8kB, autovacuum=${dbSettings.autovacuum}; the bench runs ANALYZE and CHECKPOINT before each scenario); Purse: ${opts.workers} process(es), pool ${process.env.PURSE_DB_POOL_SIZE || 16} each`,
+    `${opts.durationS} s per scenario, ${opts.connections} connections (autocannon in-process)${opts.embedded ? '' : `; ceiling: pgbench -c ${opts.ceilingClients.join(' and -c ')} -j 2`}; load generator, server and database on the same machine`,
+    `latency over every response (2xx or not); requests/s = autocannon's per-second average; CPU % = CPU seconds / wall seconds × 100 (100 = one core); other CPU % = the machine's busy time minus server, database and load generator: anything else running on the machine during the scenario`,
+  ];
+}
+
+/** bench/results/latest.json and latest.md, and the table on stdout. */
+function writeReport(run: Run, outcomes: string[]): void {
+  const { opts, rows } = run;
+  const ratios = ratiosOf(rows);
+  const targets = checkTargets(rows, ratios[0]!, opts);
+  const md = markdown({
+    title: `Purse benchmark (${opts.embedded ? 'embedded PGlite' : 'PostgreSQL'})`,
+    context: contextLines(run),
+    rows,
+    ratios,
+    targets,
+    outcomes,
+  });
+  const result = {
+    startedAt: new Date(Number.parseInt(run.runId, 36)).toISOString(),
+    options: opts,
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      node: process.version,
+      loadavgBefore: run.loadBefore,
+      loadavgAfter: loadavg(),
+    },
+    database: opts.embedded ? { kind: 'pglite' } : { kind: 'postgresql', ...run.dbSettings },
+    rows,
+    ratios: ratios.map((r) => ({ ...r, line: ratioLine(r) })),
+    targets,
+    outcomes,
+  };
+  writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(RESULTS, 'latest.md'), md);
+  process.stdout.write(`\n${md}`);
+  log('wrote bench/results/latest.json and bench/results/latest.md');
+}
+
+async function main(): Promise<void> {
+  const run = newRun();
+  const cleanup = installCleanup(run);
+  try {
+    const { opts } = run;
+    await openDatabase(run);
+    const needsReference = !opts.embedded && opts.scenarios.some((s) => s === 'baseline' || s === 'ceiling');
+    // With the embedded database the operator command must run before the server opens DATA_DIR.
+    if (opts.embedded) await createMerchant(run, 'bench', 'bench');
+    const purse = await startPurse(run);
+    if (!opts.embedded) {
+      await createMerchant(run, 'bench', 'bench');
+      if (needsReference) {
+        await createMerchant(run, 'baseline', 'bench-baseline');
+        await createMerchant(run, 'ceiling', 'bench-ceiling');
       }
     }
-
-    // ---- ceiling: pgbench running the create-path SQL as one transaction script per payment
-    if (opts.scenarios.includes('ceiling')) {
-      const pgbench = opts.embedded ? null : findPgbench();
-      if (opts.embedded) rows.push(nothing('wallet', 'pgbench', 'not run with --embedded (pgbench needs PostgreSQL)'));
-      else if (!pgbench) rows.push(nothing('wallet', 'pgbench', 'pgbench not installed (it ships with postgresql-client)'));
-      else
-        for (const clients of opts.ceilingClients)
-          rows.push(await ceiling(pgbench, databaseUrl!, merchants.ceiling!.merchant_id, ceilingWallets, { ...opts, clients }, benchDb!));
-    }
-
-    // ---- what was stored (catches business failures hidden behind 201s)
-    const outcomes: string[] = [];
-    if (benchDb) {
-      const r = await benchDb.query(
-        `SELECT split_part(reference, '-', 1) AS prefix, method_type, status, count(*)::int AS n FROM charges WHERE kind = 'payment' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      );
-      for (const o of r.rows) outcomes.push(`${o.prefix}, ${o.method_type}, ${o.status}: ${o.n}`);
-    }
-
-    // ---- ratios, targets, output
-    const purseWallet = rows.find((r) => r.scenario === 'wallet' && r.target === 'purse');
-    const baselineRow = rows.find((r) => r.target === 'baseline');
-    const ceilingRow = rows
-      .filter((r) => r.target.startsWith('pgbench'))
-      .reduce<Row | undefined>(
-        (best, r) => (best === undefined || (r.requestsPerS ?? -1) > (best.requestsPerS ?? -1) ? r : best),
-        undefined,
-      );
-    const ratio = (name: string, a: Row | undefined, b: Row | undefined): Ratio =>
-      a?.requestsPerS && b?.requestsPerS
-        ? {
-            name,
-            value: a.requestsPerS / b.requestsPerS,
-            note: `${Math.round(a.requestsPerS).toLocaleString('en-US')} / ${Math.round(b.requestsPerS).toLocaleString('en-US')} per s, ${b.target}`,
-          }
-        : { name, value: null, note: !a?.requestsPerS ? 'wallet scenario not run' : (b?.note ?? 'not run') };
-    const ratios = [
-      ratio('Purse / baseline (wallet payment)', purseWallet, baselineRow),
-      ratio('Purse / ceiling', purseWallet, ceilingRow),
-    ];
-    const targets = checkTargets(rows, ratios[0]!, opts);
-
-    const context = [
-      `${new Date().toISOString()}, ${cpus().length} CPU (${cpus()[0]?.model.trim()}), load average before ${loadBefore.toFixed(2)}, Node ${process.version}`,
-      opts.embedded
-        ? `database: embedded PGlite (temp DATA_DIR) inside the Purse process: its CPU is in server CPU %; Purse: 1 process`
-        : `database: PostgreSQL ${dbSettings.server_version} (fsync=${dbSettings.fsync}, synchronous_commit=${dbSettings.synchronous_commit}, shared_buffers=${dbSettings.shared_buffers}×8kB, autovacuum=${dbSettings.autovacuum}; the bench runs ANALYZE and CHECKPOINT before each scenario); Purse: ${opts.workers} process(es), pool ${process.env.PURSE_DB_POOL_SIZE || 16} each`,
-      `${opts.durationS} s per scenario, ${opts.connections} connections (autocannon in-process)${opts.embedded ? '' : `; ceiling: pgbench -c ${opts.ceilingClients.join(' and -c ')} -j 2`}; load generator, server and database on the same machine`,
-      `latency over every response (2xx or not); requests/s = autocannon's per-second average; CPU % = CPU seconds / wall seconds × 100 (100 = one core); other CPU % = the machine's busy time minus server, database and load generator: anything else running on the machine during the scenario`,
-    ];
-    const md = markdown({
-      title: `Purse benchmark (${opts.embedded ? 'embedded PGlite' : 'PostgreSQL'})`,
-      context,
-      rows,
-      ratios,
-      targets,
-      outcomes,
-    });
-    const result = {
-      startedAt: new Date(Number.parseInt(runId, 36)).toISOString(),
-      options: opts,
-      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadavg() },
-      database: opts.embedded ? { kind: 'pglite' } : { kind: 'postgresql', ...dbSettings },
-      rows,
-      ratios: ratios.map((r) => ({ ...r, line: ratioLine(r) })),
-      targets,
-      outcomes,
-    };
-    writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
-    writeFileSync(join(RESULTS, 'latest.md'), md);
-    process.stdout.write(`\n${md}`);
-    log('wrote bench/results/latest.json and bench/results/latest.md');
+    const fixtures = await createFixtures(run, purse.base);
+    await runPurseScenarios(run, purse, fixtures);
+    if (opts.scenarios.includes('baseline')) await runBaseline(run, fixtures);
+    if (opts.scenarios.includes('ceiling')) await runCeiling(run, fixtures);
+    writeReport(run, await storedOutcomes(run.benchDb));
   } finally {
     await cleanup();
   }
@@ -636,6 +757,67 @@ function nothing(scenario: string, target: Row['target'], note: string): Row {
   };
 }
 
+/** pgbench running the ceiling script (the server's own wallet-payment statement) for `durationS` seconds, logging every transaction under `dir`. */
+function pgbenchArgs(
+  clients: number,
+  durationS: number,
+  merchantId: string,
+  wallets: string[],
+  dir: string,
+  script: string,
+  databaseUrl: string,
+): string[] {
+  return [
+    '-n',
+    '-M',
+    'prepared',
+    '-c',
+    String(clients),
+    '-j',
+    String(Math.min(2, clients)),
+    '-T',
+    String(durationS),
+    '-f',
+    script,
+    '-D',
+    `merchant=${merchantId}`,
+    '-D',
+    `wallets={${wallets.join(',')}}`,
+    '-D',
+    `nwallets=${wallets.length}`,
+    '-D',
+    `run=${Math.floor(Date.now() / 1000)}`,
+    '-D',
+    'seq=0',
+    '--log',
+    `--log-prefix=${join(dir, 'tx')}`,
+    databaseUrl,
+  ];
+}
+
+/** pgbench's CPU seconds: the cutime + cstime of the sh that waited for it, from the /proc stat it saved; null without it. */
+function pgbenchCpuSeconds(statFile: string): number | null {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / ticksPerSecond();
+  } catch {
+    return null;
+  }
+}
+
+/** Every transaction's latency in milliseconds, from pgbench's per-transaction logs (third column, microseconds). */
+function pgbenchLatencies(dir: string): number[] {
+  const latencies: number[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.startsWith('tx'))) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      const us = Number(line.split(' ')[2]);
+      if (line && Number.isFinite(us)) latencies.push(us / 1000);
+    }
+  }
+  return latencies;
+}
+
 async function ceiling(
   pgbench: string,
   databaseUrl: string,
@@ -654,32 +836,7 @@ async function ceiling(
   writeFileSync(script, ceilingScript(PAYMENT));
   log(`wallet (${target}): ${opts.durationS} s`);
   try {
-    const args = [
-      '-n',
-      '-M',
-      'prepared',
-      '-c',
-      String(opts.clients),
-      '-j',
-      String(Math.min(2, opts.clients)),
-      '-T',
-      String(opts.durationS),
-      '-f',
-      script,
-      '-D',
-      `merchant=${merchantId}`,
-      '-D',
-      `wallets={${wallets.join(',')}}`,
-      '-D',
-      `nwallets=${wallets.length}`,
-      '-D',
-      `run=${Math.floor(Date.now() / 1000)}`,
-      '-D',
-      'seq=0',
-      '--log',
-      `--log-prefix=${join(dir, 'tx')}`,
-      databaseUrl,
-    ];
+    const args = pgbenchArgs(opts.clients, opts.durationS, merchantId, wallets, dir, script, databaseUrl);
     // sh waits for pgbench, then saves its own /proc stat: cutime/cstime hold pgbench's CPU.
     const dbBefore = postgresCpuSeconds();
     const machineBefore = machineBusySeconds();
@@ -704,21 +861,8 @@ async function ceiling(
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
     const failed = /number of failed transactions: (\d+)/.exec(output);
     const aborted = (output.match(/client \d+ aborted/g) ?? []).length;
-    let clientCpu: number | null = null;
-    try {
-      const stat = readFileSync(statFile, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      clientCpu = (Number(f[13]) + Number(f[14])) / ticksPerSecond(); // cutime + cstime of sh = pgbench
-    } catch {
-      /* no stat: leave empty */
-    }
-    const latencies: number[] = [];
-    for (const file of readdirSync(dir).filter((f) => f.startsWith('tx'))) {
-      for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-        const us = Number(line.split(' ')[2]);
-        if (line && Number.isFinite(us)) latencies.push(us / 1000);
-      }
-    }
+    const clientCpu = pgbenchCpuSeconds(statFile);
+    const latencies = pgbenchLatencies(dir);
     if (!tps) {
       return nothing('wallet', target, `pgbench failed (exit ${code}): ${output.trim().split('\n').slice(-3).join(' / ')}`);
     }

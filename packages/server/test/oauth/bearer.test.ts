@@ -1,4 +1,4 @@
-// Bearer routes (RFC 6750): the catalogue rows of reliability.md ("Bearer routes") and api-v1.md §2, §3.
+// Bearer routes (RFC 6750): every kind of missing or bad token, and revocation (docs/api.md §2, §3; docs/reliability.md rule 8).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { buildDeps } from '../../src/deps.ts';
 import { buildTestApp, createTestMerchant, manualClock, type TestApp, type TestMerchant } from '../helpers/app.ts';
+import { jwt, sameShape } from '../helpers/forged-tokens.ts';
 import { assertApiError, assertBearerError, assertTokenIssued, getMerchant, grant, tokenJson } from './support.ts';
 
 let app: TestApp;
@@ -23,21 +24,6 @@ after(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** A string of the same length and alphabet as a real token's random part. */
-function sameShape(token: string): string {
-  const prefix = /^([a-z]+_)?/.exec(token)![0];
-  let random = randomBytes(64)
-    .toString('base64url')
-    .slice(0, token.length - prefix.length);
-  if (random === token.slice(prefix.length)) random = random.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
-  return prefix + random;
-}
-
-function jwt(header: object, payload: object, signature = ''): string {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${part(header)}.${part(payload)}.${signature}`;
-}
 
 describe('accepted', () => {
   test('a fresh token reads its own merchant', async () => {
