@@ -1,4 +1,4 @@
-// The negative control of the double-spend test (issue 3, reliability.md): the same run as
+// The negative control of the double-spend test (docs/reliability.md rule 5): the same run as
 // test/concurrency/double-spend.test.ts, against PostgreSQL, with the deliberately broken
 // read-modify-write debit (PURSE_NEGATIVE_CONTROL_RMW_DEBIT=true). It must lose updates, i.e.
 // let MORE than the covered 100 payments succeed: proof that the double-spend test can fail.

@@ -53,7 +53,7 @@ export function createPostgresDb(url: string, poolSize: number): DbHandle {
 /**
  * Every parameterised statement Kysely sends becomes a named prepared statement on its
  * connection: PostgreSQL parses and plans it once per connection instead of on every call
- * (measured ~1.6× on a one-statement payment; see performance.md). Names are a hash of the
+ * (measured ~1.6× on a one-statement payment; bench/README.md). Names are a hash of the
  * text, so the set is bounded by the application's distinct statements. Text with a ';'
  * (migrations, several commands) cannot be prepared and is sent as it is.
  */

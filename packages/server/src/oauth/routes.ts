@@ -113,7 +113,7 @@ export function registerOAuthRoutes(app: RouteApp, deps: { oauth: OAuthService }
         tags: ['Authentication'],
         summary: 'Exchange client credentials for an access token',
         description:
-          'OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Send the JSON body of the interface document, or the same fields ' +
+          'OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Send a JSON body {grant_type, client_id, client_secret}, or the same fields ' +
           'form-encoded, or the client credentials as HTTP Basic. Several tokens of one client are valid at once. Repeated failures ' +
           'for one client are throttled with 429 and Retry-After.',
         security: [],

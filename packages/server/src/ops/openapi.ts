@@ -15,7 +15,7 @@ export const ErrorBody = Type.Object(
       request_id: Type.String({ examples: ['req_01jd6x8v1ffq8v2k3m4n5p6q7r'] }),
     }),
   },
-  { $id: 'Error', description: 'The error envelope of every /v1 error (api-v1.md §3).' },
+  { $id: 'Error', description: 'The error envelope of every /v1 error: type, code, message, param and the request id.' },
 );
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -37,12 +37,12 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
-/** The overview, with the decisions taken where api-v1.md is silent (kept here, in the contract). */
+/** The overview, with the decisions taken where the API description (docs/api.md) left a choice open, kept here in the contract itself. */
 const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: ${API_VERSION}. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
 
 ## Decisions where the v1 contract is silent
 
-- **Wallet references.** A wallet may carry a \`reference\`; it follows the payment rules of §7 (same request: 200 replay; different: 409).
+- **Wallet references.** A wallet may carry a \`reference\`; it follows the same reference rules as payments (same request: 200 replay; different: 409).
 - **Top-up to a frozen wallet.** 201 with status failed / wallet_inactive, no provider call. A wallet frozen after a top-up started is still credited when the top-up succeeds: the money was already collected.
 - **Forcing a final object** with a sandbox helper: 409 \`invalid_state\`.
 - **A live merchant with no live provider configured**: card and mobile-money charges are 201 failed / provider_error.

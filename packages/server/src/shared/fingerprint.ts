@@ -1,7 +1,7 @@
 import { keyedHash } from './secrets.ts';
 
 /**
- * Duplicate-request comparison (api-v1.md §7): each field's canonical JSON is hashed with the
+ * Duplicate-request comparison (docs/api.md §7): each field's canonical JSON is hashed with the
  * service key, so the stored fingerprint says which fields differ without keeping their values
  * (a card number only ever enters as its own keyed hash).
  */

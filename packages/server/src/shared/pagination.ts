@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ApiError } from './errors.ts';
 import { type IdKind, isIdOf } from './ids.ts';
 
-/** Cursor lists (api-v1.md §9): newest first, keyed on the time-sortable id. */
+/** Cursor lists (docs/api.md §9): newest first, keyed on the time-sortable id. */
 
 export const ListQuery = {
   limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100; default 10.' })),

@@ -7,7 +7,7 @@ export interface Created<T> {
   object: T;
 }
 
-/** Same reference, different request: 409 naming the fields that differ (api-v1.md §7). */
+/** Same reference, different request: 409 naming the fields that differ (docs/api.md §7). */
 export function referenceConflict(reference: string, existingId: string, stored: Fingerprint, incoming: Fingerprint): ApiError {
   const fields = differingFields(stored, incoming);
   return new ApiError(

@@ -9,7 +9,7 @@ import type { WalletService } from './service.ts';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
-/** Freeze and unfreeze take no body: none, or an empty object; any field is unknown (api-v1.md §1). */
+/** Freeze and unfreeze take no body: none, or an empty object; any field is unknown (docs/api.md §1). */
 function refuseBody(body: unknown): void {
   if (body === undefined || body === null) return;
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_json', 'The request body must be a JSON object.');

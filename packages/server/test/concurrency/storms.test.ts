@@ -8,7 +8,7 @@ import { injectClient, reportFigures } from './support.ts';
 
 const database = testDatabaseUrl() ? 'postgres' : 'pglite';
 /**
- * reliability.md: "per means, repeated". Repeating matters where requests race (PostgreSQL);
+ * Storms run per means, repeated. Repeating matters where requests race (PostgreSQL);
  * on PGlite they run one at a time, so one round shows all there is to see.
  */
 const ROUNDS = database === 'postgres' ? 2 : 1;

@@ -106,7 +106,7 @@ export function tally(values: Array<string | number>): Record<string, number> {
   return out;
 }
 
-/** One line of figures (the suite prints what it measured, reliability.md). */
+/** One line of figures (the suite prints what it measured). */
 export function figuresLine(name: string, figures: Record<string, unknown>): string {
   return `figures ${name}: ${JSON.stringify(figures, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`;
 }

@@ -85,7 +85,7 @@ test('card payments: every sandbox card gives its outcome synchronously', async 
   await assertLedgerHealthy(app);
 });
 
-test('mobile money: pending, then each sandbox number settles as §10 says', async (t) => {
+test('mobile money: pending, then each sandbox number settles as docs/api.md §10 says', async (t) => {
   const { app, base } = await startHttpApp(t, { env: { PURSE_SANDBOX_DELAY_MS: '20', PURSE_MOBILE_MONEY_EXPIRY_S: '2' } });
   const { api } = await merchantClient(app, base);
   const table: [string, string, string | null][] = [

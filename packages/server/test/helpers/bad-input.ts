@@ -1,4 +1,4 @@
-// Table-driven bad-input rows (reliability.md, "Create payment / top-up" and "Reads and lists"):
+// Table-driven bad-input rows (each field of each body mutated alone, and the read and list cases):
 // the assertions every row shares, and the rows payments and top-ups have in common.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -21,7 +21,7 @@ export interface ExpectedError {
   param: string | null;
 }
 
-/** The §3 error object. */
+/** The docs/api.md §3 error object. */
 export interface ErrorObject {
   type: string;
   code: string;
@@ -33,7 +33,7 @@ export interface ErrorObject {
 
 const TYPE_OF_STATUS: Record<number, string> = { 401: 'authentication_error', 429: 'rate_limit_error', 500: 'api_error', 503: 'api_error' };
 
-/** The §3 envelope, exactly: status, type, code, param (or none), message, request_id = Request-Id. */
+/** The docs/api.md §3 envelope, exactly: status, type, code, param (or none), message, request_id = Request-Id. */
 export function assertApiError(res: Reply, expected: ExpectedError, label = ''): ErrorObject {
   const where = `${label ? `${label}: ` : ''}${res.statusCode} ${res.body.slice(0, 400)}`;
   assert.equal(res.statusCode, expected.status, where);

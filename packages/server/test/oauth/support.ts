@@ -91,7 +91,7 @@ export function assertOAuthError(response: Reply, status: number, error: string)
   assert.match(body.error_description, /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/);
 }
 
-/** The §3 envelope: exact keys {type, code, message, request_id} (+ param when given), request_id = Request-Id. */
+/** The docs/api.md §3 envelope: exact keys {type, code, message, request_id} (+ param when given), request_id = Request-Id. */
 export function assertApiError(response: Reply, status: number, type: string, code: string): Record<string, string> {
   assert.equal(response.statusCode, status, response.body);
   assertCommonHeaders(response);

@@ -1,4 +1,4 @@
-// POST /oauth/token: the catalogue rows of reliability.md ("Token endpoint") and api-v1.md §2, §12.
+// POST /oauth/token: every token-endpoint case of docs/api.md §2, §12.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { buildTestApp, createTestMerchant, manualClock, type TestApp, type TestMerchant } from '../helpers/app.ts';

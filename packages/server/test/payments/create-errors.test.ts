@@ -1,5 +1,5 @@
-// POST /v1/payments: the bad-input catalogue of reliability.md ("Create payment / top-up"),
-// api-v1.md §1, §3, §4, §7. Every refused request stores nothing and leaves its reference free.
+// POST /v1/payments: the bad-input catalogue (each field mutated alone),
+// docs/api.md §1, §3, §4, §7. Every refused request stores nothing and leaves its reference free.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
@@ -249,7 +249,7 @@ describe('wallet payments: refused wallets and business outcomes', () => {
   });
 });
 
-describe('replays and conflicts (api-v1.md §7)', () => {
+describe('replays and conflicts (docs/api.md §7)', () => {
   test('same reference, same request → 200 Idempotent-Replayed with the same object; one row', async () => {
     const body = paymentBody();
     const first = await post(app, m, '/v1/payments', body);

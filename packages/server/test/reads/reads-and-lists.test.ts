@@ -1,4 +1,4 @@
-// Reads and lists (reliability.md "Reads and lists"; api-v1.md §3, §4, §5, §6, §9): unknown,
+// Reads and lists (docs/api.md §3, §4, §5, §6, §9): unknown,
 // foreign and malformed ids, list parameters, cursors, filters, unknown routes and methods.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

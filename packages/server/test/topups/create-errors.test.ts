@@ -1,5 +1,5 @@
-// POST /v1/topups: the bad-input catalogue of reliability.md ("Create payment / top-up"),
-// api-v1.md §3, §5, §7. The rows shared with payments, on `source`, plus the wallet_id rows.
+// POST /v1/topups: the bad-input catalogue (each field mutated alone),
+// docs/api.md §3, §5, §7. The rows shared with payments, on `source`, plus the wallet_id rows.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
@@ -76,7 +76,7 @@ const missingWallet = { status: 400, code: 'resource_missing', param: 'wallet_id
 const walletId = (value: unknown) => (ref: string, c: RowContext) => edit(c.valid(ref), 'wallet_id', value);
 
 const topupOnlyRows: Row[] = [
-  // A wallet cannot fund a top-up (api-v1.md §5). With its object, the object is the unknown
+  // A wallet cannot fund a top-up (docs/api.md §5). With its object, the object is the unknown
   // field (the schema of `source` has no `wallet`); alone, the type is not one of the source types.
   fieldRow(
     'a wallet source with its wallet object',
@@ -156,7 +156,7 @@ describe('wallets that cannot be topped up', () => {
   });
 });
 
-describe('replays and conflicts (api-v1.md §7)', () => {
+describe('replays and conflicts (docs/api.md §7)', () => {
   test('same reference, same request → 200 Idempotent-Replayed, same id; the wallet is credited once', async () => {
     const wallet = await createWallet(app, m);
     const body = topupBody({ wallet_id: wallet, amount: '25.50' });
