@@ -13,7 +13,6 @@ import { promisify } from 'node:util';
 import { cruise, type ICruiseOptions, type IViolation } from 'dependency-cruiser';
 
 const REPO = new URL('../../../../', import.meta.url).pathname;
-const KNOWN_VIOLATIONS = join(REPO, '.dependency-cruiser-known-violations.json');
 const config = createRequire(import.meta.url)(join(REPO, '.dependency-cruiser.cjs'));
 
 const scratch = mkdtempSync(join(tmpdir(), 'purse-lint-'));
@@ -98,21 +97,9 @@ for (const planted of PLANTED) {
   });
 }
 
-test('the real source tree breaks no rule beyond the recorded known violations', async () => {
-  const known: { from: string; to: string; rule: { name: string } }[] = JSON.parse(readFileSync(KNOWN_VIOLATIONS, 'utf8'));
-  const isKnown = (v: IViolation) => known.some((k) => k.from === v.from && k.to === v.to && k.rule.name === v.rule.name);
+test('the real source tree breaks no rule', async () => {
   const found = await violations(REPO, 'packages/server/src');
-  assert.deepEqual(
-    found.filter((v) => !isKnown(v)),
-    [],
-    describe(found),
-  );
-  // The only exceptions are the ledger's imports of charges/ and events/ that the move of table
-  // ownership takes away; no other rule may be waived this way.
-  assert.ok(
-    known.every((k) => k.rule.name === 'ledger-imports-no-domain'),
-    JSON.stringify(known),
-  );
+  assert.deepEqual(found, [], describe(found));
 });
 
 const run = promisify(execFile);

@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
-import { type CallbackHeaders, type ConnectorCallbacks, FAILURE_CODES, type FailureCode } from '../connector.ts';
-import { hintOf } from './transformers.ts';
+import { type CallbackHeaders, type ConnectorCallbacks, FAILURE_CODES } from '../connector.ts';
+import { hintOf, type SandboxCallbackBody } from './transformers.ts';
+
+export type { SandboxCallbackBody };
 
 /**
  * How the sandbox provider signs the callbacks it sends to Purse: HMAC-SHA256 of the raw body,
@@ -29,15 +31,6 @@ export const SandboxCallbackSchema = Type.Object(
   // A provider may add fields over time; the signature already vouches for the whole body.
   { additionalProperties: true, description: "The sandbox provider's callback; another provider's format is read by its connector." },
 );
-
-/** What SandboxCallbackSchema accepts, as the sandbox sends it. */
-export interface SandboxCallbackBody {
-  /** Purse's charge id, the idempotency key of the original request. */
-  idempotency_key: string;
-  provider_reference: string;
-  status: 'succeeded' | 'failed';
-  failure_code?: FailureCode;
-}
 
 export function sandboxCallbackKey(hashKey: Buffer): Buffer {
   return createHmac('sha256', hashKey).update('sandbox-callbacks').digest();

@@ -6,12 +6,20 @@ import {
   normaliseState,
   type ProviderOutcome,
 } from '../connector.ts';
-import type { SandboxCallbackBody } from './callbacks.ts';
 
 /**
  * Pure mapping between the sandbox provider's shapes (a row of its books, its callback body) and
  * Purse's normalised outcomes. No I/O and no clock: the caller passes "now".
  */
+
+/** The sandbox's callback body, as its schema in callbacks.ts accepts it. */
+export interface SandboxCallbackBody {
+  /** Purse's charge id, the idempotency key of the original request. */
+  idempotency_key: string;
+  provider_reference: string;
+  status: 'succeeded' | 'failed';
+  failure_code?: FailureCode;
+}
 
 /** A row of the sandbox's books (table sandbox_provider_charges), as its status call reads it. */
 export interface BookRow {
