@@ -199,13 +199,16 @@ export async function scheduleRedelivery(
  * events (so an event and its deliveries commit together), or one stored event to redeliver.
  */
 export function deliveriesFor(events: RawBuilder<unknown>, merchantId: string, callbackUrl: string | null, now: Date): RawBuilder<unknown> {
-  const at = sql`${now}::timestamptz`;
+  // The time is one parameter, read through `t.at`: interpolating it into every id character
+  // would bind it some twenty times per statement.
+  const clock = sql`(SELECT ${now}::timestamptz AS at) t`;
+  const id = typeIdSql('delivery', sql`t.at`);
   return sql`
     INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-    SELECT ${typeIdSql('delivery', at)}, ev.id, ${merchantId}, e.id, e.url, 'pending', ${at}, ${at}, ${at}
-    FROM ${events} JOIN webhook_endpoints e
+    SELECT ${id}, ev.id, ${merchantId}, e.id, e.url, 'pending', t.at, t.at, t.at
+    FROM ${events} CROSS JOIN ${clock} JOIN webhook_endpoints e
       ON e.merchant_id = ${merchantId} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ev.type = ANY (e.events))
     UNION ALL
-    SELECT ${typeIdSql('delivery', at)}, ev.id, ${merchantId}, NULL, ${callbackUrl}::text, 'pending', ${at}, ${at}, ${at}
-    FROM ${events} WHERE ${callbackUrl}::text IS NOT NULL`;
+    SELECT ${id}, ev.id, ${merchantId}, NULL, ${callbackUrl}::text, 'pending', t.at, t.at, t.at
+    FROM ${events} CROSS JOIN ${clock} WHERE ${callbackUrl}::text IS NOT NULL`;
 }
