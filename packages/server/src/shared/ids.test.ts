@@ -19,9 +19,8 @@ test('typeIdSql makes UUIDv7 TypeIDs that carry the given time and sort by it', 
   try {
     const at = new Date('2024-11-05T10:20:30.456Z');
     const later = new Date(at.getTime() + 1);
-    const query =
-      sql`SELECT ${typeIdSql('delivery', sql`${at}::timestamptz`)} AS a, ${typeIdSql('delivery', sql`${later}::timestamptz`)} AS b
-      FROM generate_series(1, 50)`.compile(compiler);
+    const query = sql`SELECT ${typeIdSql('delivery', 't.at')} AS a, ${typeIdSql('delivery', 'u.at')} AS b
+      FROM generate_series(1, 50), (SELECT ${at}::timestamptz AS at) t, (SELECT ${later}::timestamptz AS at) u`.compile(compiler);
     const { rows } = await pglite.query<{ a: string; b: string }>(query.sql, query.parameters as unknown[]);
     const ids = rows.flatMap((r) => [r.a, r.b]);
     assert.equal(new Set(ids).size, 100);

@@ -42,23 +42,37 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 /**
  * A TypeID made by the database, for rows a statement fans out in numbers only it knows (one
  * delivery per subscribed endpoint). The same shape as newId: a UUIDv7 whose first 48 bits are
- * the milliseconds of `at`, so these ids sort by time like every other id, then the version
+ * the milliseconds of the timestamp column `atColumn`, so these ids sort by time like every other id, then the version
  * (7), 12 random bits, the variant (10) and 62 random bits. random() is evaluated once per
  * call, so every character draws its own bits, and every row its own id; only built-ins that
  * PGlite and PostgreSQL 15 both have.
  */
-export function typeIdSql(kind: IdKind, at: RawBuilder<unknown>): RawBuilder<string> {
-  const ms = sql`floor(extract(epoch FROM ${at}) * 1000)::bigint`;
-  const char = (value: RawBuilder<unknown>) => sql`substr(${sql.lit(CROCKFORD)}, ${value} + 1, 1)`;
-  const randomBits = (bits: number) => sql`floor(random() * ${sql.lit(2 ** bits)})::int`;
+export function typeIdSql(kind: IdKind, atColumn: string): RawBuilder<string> {
+  if (!/^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/.test(atColumn)) throw new Error(`typeIdSql: not a column: ${atColumn}`);
+  const key = `${kind} ${atColumn}`;
+  let text = typeIdText.get(key);
+  if (text === undefined) {
+    text = typeIdExpression(ID_PREFIXES[kind], atColumn);
+    typeIdText.set(key, text);
+  }
+  // One raw node of constant text: built once, and cheap for Kysely to compile on every statement.
+  return sql.raw<string>(text);
+}
+
+const typeIdText = new Map<string, string>();
+
+function typeIdExpression(prefix: string, atColumn: string): string {
+  const ms = `floor(extract(epoch FROM ${atColumn}) * 1000)::bigint`;
+  const char = (value: string) => `substr('${CROCKFORD}', ${value} + 1, 1)`;
+  const randomBits = (bits: number) => `floor(random() * ${2 ** bits})::int`;
   // 130 bits in 26 characters of 5: two zero bits, then the 128 bits of the UUID.
-  const time = Array.from({ length: 10 }, (_, k) => char(sql`((${ms} >> ${sql.lit(45 - 5 * k)}) & 31)::int`));
+  const time = Array.from({ length: 10 }, (_, k) => char(`((${ms} >> ${45 - 5 * k}) & 31)::int`));
   const random = [
-    char(sql`14 + ${randomBits(1)}`), // version 0111, then the first random bit
+    char(`14 + ${randomBits(1)}`), // version 0111, then the first random bit
     char(randomBits(5)),
     char(randomBits(5)),
-    char(sql`8 + 16 * ${randomBits(1)} + ${randomBits(2)}`), // a random bit, variant 10, two random bits
+    char(`8 + 16 * ${randomBits(1)} + ${randomBits(2)}`), // a random bit, variant 10, two random bits
     ...Array.from({ length: 12 }, () => char(randomBits(5))),
   ];
-  return sql<string>`(${sql.lit(`${ID_PREFIXES[kind]}_`)} || ${sql.join([...time, ...random], sql` || `)})`;
+  return `('${prefix}_' || ${[...time, ...random].join(' || ')})`;
 }

@@ -199,10 +199,9 @@ export async function scheduleRedelivery(
  * events (so an event and its deliveries commit together), or one stored event to redeliver.
  */
 export function deliveriesFor(events: RawBuilder<unknown>, merchantId: string, callbackUrl: string | null, now: Date): RawBuilder<unknown> {
-  // The time is one parameter, read through `t.at`: interpolating it into every id character
-  // would bind it some twenty times per statement.
+  // The time is one parameter, read through `t.at` by every column and by the id expression.
   const clock = sql`(SELECT ${now}::timestamptz AS at) t`;
-  const id = typeIdSql('delivery', sql`t.at`);
+  const id = typeIdSql('delivery', 't.at');
   return sql`
     INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
     SELECT ${id}, ev.id, ${merchantId}, e.id, e.url, 'pending', t.at, t.at, t.at
