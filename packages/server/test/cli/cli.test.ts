@@ -28,7 +28,7 @@ function commandEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 function purse(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
     // Generous: a loaded machine (the suite runs two files at once) can take long to start PGlite.
-    const options = { cwd: SERVER_DIR, env: commandEnv(env), timeout: 60_000 };
+    const options = { cwd: SERVER_DIR, env: commandEnv(env), timeout: 180_000 };
     execFile(process.execPath, ['bin/purse.mjs', ...args], options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });

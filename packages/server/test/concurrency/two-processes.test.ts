@@ -60,7 +60,7 @@ function spawnServer(t: Pick<TestContext, 'after'>, env: Record<string, string>)
 }
 
 /** Polls GET /readyz until 200; fails early, with the server's output, if it exits. */
-async function waitReady(server: Server, timeoutMs = 30_000): Promise<void> {
+async function waitReady(server: Server, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void server.exited.then(() => {

@@ -120,7 +120,7 @@ export function spawnServer(t: CleanupScope, env: Record<string, string> & { POR
 }
 
 /** Polls GET /readyz until 200; fails early, with the server's output, if it exits. */
-export async function waitReady(server: SpawnedServer, timeoutMs = 30_000): Promise<void> {
+export async function waitReady(server: SpawnedServer, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!server.running()) throw new Error(`server ${server.pid} exited before it was ready:\n${server.output()}`);
