@@ -124,12 +124,13 @@ function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder
     charge.kind === 'payment'
       ? merchantAccount(charge.merchant_id, charge.currency)
       : walletAccount(present(charge.wallet_id, 'top-up wallet_id'));
-  const line = (account: string, amountSql: RawBuilder<unknown>, balanceAfter: RawBuilder<unknown>) => ({
+  const line = (account: string, amountSql: RawBuilder<unknown>, balanceAfter: RawBuilder<unknown>, seq?: RawBuilder<unknown>) => ({
     id: newEntryId(account),
     account,
     currency: sql`fin.currency`,
     amount: amountSql,
     balanceAfter,
+    ...(seq ? { seq } : {}),
   });
   return postingCtes(
     {
@@ -139,7 +140,15 @@ function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder
       sourceType: sql`fin.kind`,
       sourceId: sql`fin.id`,
       at,
-      lines: [line(source, sql`-fin.amount`, sql`NULL`), line(target, sql`fin.amount`, sql`(SELECT balance FROM credit)`)],
+      lines: [
+        line(source, sql`-fin.amount`, sql`NULL`),
+        line(
+          target,
+          sql`fin.amount`,
+          sql`(SELECT balance FROM credit)`,
+          charge.kind === 'topup' ? sql`(SELECT seq FROM credit)` : undefined,
+        ),
+      ],
     },
     [
       { account: source, currency: charge.currency, amount: -amount },

@@ -62,7 +62,14 @@ function walletPosting(base: ChargeRow, ids: WalletPaymentIds, now: RawBuilder<u
       sourceId: sql`${base.id}`,
       at: now,
       lines: [
-        { id: ids.debitEntry, account: wallet, currency, amount: sql`-${base.amount}::bigint`, balanceAfter: sql`d.balance` },
+        {
+          id: ids.debitEntry,
+          account: wallet,
+          currency,
+          amount: sql`-${base.amount}::bigint`,
+          balanceAfter: sql`d.balance`,
+          seq: sql`d.seq`,
+        },
         { id: ids.creditEntry, account: merchant, currency, amount: sql`${base.amount}::bigint`, balanceAfter: sql`NULL` },
       ],
     },

@@ -108,6 +108,8 @@ export interface LedgerEntriesTable {
   source_type: string;
   source_id: string;
   created_at: Timestamp;
+  /** Application order (migration 005); never exposed, only ordered and paged on. */
+  seq: Generated<Int8>;
 }
 
 export interface EventsTable {

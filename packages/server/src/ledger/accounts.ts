@@ -6,6 +6,7 @@ import { newId } from '../shared/ids.ts';
  * concurrent payments of one merchant never queue on one balance row.
  */
 export const walletAccount = (walletId: string): string => `wallet:${walletId}`;
+export const isWalletAccount = (account: string): boolean => account.startsWith('wallet:');
 export const merchantAccount = (merchantId: string, currency: string): string => `merchant:${merchantId}:${currency}`;
 /** Money arriving from or leaving to the outside world through a provider and means. */
 export const providerAccount = (provider: string, method: string, currency: string): string => `provider:${provider}:${method}:${currency}`;
@@ -14,4 +15,4 @@ export const providerAccount = (provider: string, method: string, currency: stri
  * The id of a new entry on `account`. A wallet's entries are its public transactions (`wtx_`,
  * listed under the wallet); every other account's entries are internal (`len_`).
  */
-export const newEntryId = (account: string): string => newId(account.startsWith('wallet:') ? 'walletTransaction' : 'ledgerEntry');
+export const newEntryId = (account: string): string => newId(isWalletAccount(account) ? 'walletTransaction' : 'ledgerEntry');

@@ -1,5 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
+import { isWalletAccount } from './accounts.ts';
 import { assertBalanced } from './service.ts';
+import { LedgerInvariantError } from './types.ts';
 
 /** One line of a posting. `amount` is the SQL expression of the signed minor units. */
 export interface PostingLine {
@@ -9,7 +11,16 @@ export interface PostingLine {
   amount: RawBuilder<unknown>;
   /** The wallet's balance after this line, for a wallet account; NULL otherwise. */
   balanceAfter: RawBuilder<unknown>;
+  /**
+   * Required for a wallet line: the `seq` its wallet UPDATE returned (walletDebit, walletCredit),
+   * drawn under the row lock, so the wallet's lines sort in the order their moves were applied.
+   * Other lines leave it out and draw theirs when inserted.
+   */
+  seq?: RawBuilder<unknown>;
 }
+
+/** The next application order (ledger_entries.seq, migration 005). */
+export const nextEntrySeq = sql`nextval('ledger_entry_seq')`;
 
 export interface Posting {
   /** FROM (and WHERE) of the posting: it is written once per row, so never when it is empty. */
@@ -29,17 +40,22 @@ export interface Posting {
  */
 export function postingCtes(p: Posting, check: Parameters<typeof assertBalanced>[0]): RawBuilder<unknown> {
   assertBalanced(check);
+  for (const line of p.lines) {
+    // A seq drawn here could come before the wallet's lock in some plan: the statement would misorder.
+    if (isWalletAccount(line.account) && !line.seq)
+      throw new LedgerInvariantError(`wallet line ${line.account} without the seq of its wallet UPDATE`);
+  }
   const entries = p.lines.map(
     (line) =>
       sql`SELECT ${line.id}, ${p.transactionId}, ${line.account}, ${line.currency}, ${line.amount}, ${line.balanceAfter}, ${p.sourceType},
-             ${p.sourceId}, ${p.at}
+             ${p.sourceId}, ${p.at}, ${line.seq ?? nextEntrySeq}
       FROM ${p.from}`,
   );
   return sql`ltx AS (
       INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, created_at)
       SELECT ${p.transactionId}, ${p.merchantId}, ${p.sourceType}, ${p.sourceId}, ${p.at} FROM ${p.from}
     ), entries AS (
-      INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at)
+      INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at, seq)
       ${sql.join(entries, sql` UNION ALL `)}
     )`;
 }

@@ -9,6 +9,12 @@ export interface LedgerReport {
   unbalanced: string[];
   /** Wallets whose cached balance differs from the sum of their entries. */
   walletMismatches: { walletId: string; balance: string; entries: string }[];
+  /**
+   * Wallet lines, in seq order, whose balance_after is not the previous line's plus their
+   * amount (the first follows from zero): the wallet's statement would not read as a running
+   * balance. With walletMismatches empty, the last line then ends at the cached balance.
+   */
+  walletChainBreaks: { walletId: string; entryId: string }[];
   negativeWallets: string[];
   /** Succeeded charges without exactly one posting, and other charges with any. */
   chargePostingMismatches: string[];
@@ -34,6 +40,14 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
       ON s.account = 'wallet:' || w.id
     WHERE w.balance <> coalesce(s.total, 0)
   `.execute(db);
+  const chain = await sql<{ account: string; id: string }>`
+    SELECT account, id FROM (
+      SELECT account, id, balance_after, sum(amount) OVER (PARTITION BY account ORDER BY seq) AS running
+      FROM ledger_entries WHERE account LIKE 'wallet:%'
+    ) e
+    WHERE balance_after IS DISTINCT FROM running
+    ORDER BY account, id
+  `.execute(db);
   const negative = await sql<{ id: string }>`SELECT id FROM wallets WHERE balance < 0`.execute(db);
   const postings = await sql<{ id: string }>`
     SELECT c.id FROM charges c
@@ -46,6 +60,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     entries: Number(present(counts.rows[0], 'counts').entries),
     unbalanced: unbalanced.rows.map((r) => r.id),
     walletMismatches: mismatches.rows.map((r) => ({ walletId: r.wallet_id, balance: r.balance, entries: r.entries })),
+    walletChainBreaks: chain.rows.map((r) => ({ walletId: r.account.slice('wallet:'.length), entryId: r.id })),
     negativeWallets: negative.rows.map((r) => r.id),
     chargePostingMismatches: postings.rows.map((r) => r.id),
   };
@@ -55,6 +70,7 @@ export function isHealthy(report: LedgerReport): boolean {
   return (
     report.unbalanced.length === 0 &&
     report.walletMismatches.length === 0 &&
+    report.walletChainBreaks.length === 0 &&
     report.negativeWallets.length === 0 &&
     report.chargePostingMismatches.length === 0
   );

@@ -1,16 +1,21 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { nextEntrySeq } from './posting.ts';
 
 /**
  * A wallet's cached balance moves only here, always in the statement that posts the entries
  * explaining the move (CHECK (balance >= 0) is the backstop against a bug).
+ *
+ * Both moves return `seq`, the wallet line's application order, drawn in RETURNING: that runs
+ * only after the row is updated, and the row lock is held until commit, so a later move of the
+ * same wallet can draw its value only after this one committed. Its line must carry that seq.
  */
 
 /** How a debit decides: the database's own conditional UPDATE, or the negative control's broken read. */
 export type DebitMode = { kind: 'conditional' } | { kind: 'unlocked-read'; balance: bigint };
 
 /**
- * `UPDATE wallets … RETURNING balance`: debits an active wallet of the merchant that covers the
+ * `UPDATE wallets … RETURNING balance, seq`: debits an active wallet of the merchant that covers the
  * amount, or changes nothing. The row lock serialises concurrent debits of one wallet and the
  * condition is evaluated on the locked row, so a balance can never be spent twice.
  */
@@ -22,7 +27,7 @@ export function walletDebit(p: { walletId: string; merchantId: string; amount: b
       : unlockedDebit(mode.balance, p.amount);
   return sql`UPDATE wallets SET balance = ${debit}, updated_at = ${p.now}::timestamptz
       WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND ${covered}
-      RETURNING balance`;
+      RETURNING balance, ${nextEntrySeq} AS seq`;
 }
 
 /**
@@ -41,7 +46,7 @@ export async function readBalanceUnlocked(db: Db, walletId: string): Promise<Deb
 }
 
 /**
- * `UPDATE wallets … RETURNING wallets.balance`: credits `amount` to the wallet `walletId` names,
+ * `UPDATE wallets … RETURNING wallets.balance, seq`: credits `amount` to the wallet `walletId` names,
  * for each row of `from` that passes `where`. All expressions may name columns of `from`.
  */
 export function walletCredit(p: {
@@ -53,5 +58,5 @@ export function walletCredit(p: {
 }): RawBuilder<unknown> {
   return sql`UPDATE wallets SET balance = balance + ${p.amount}, updated_at = ${p.now}::timestamptz
       FROM ${p.from} WHERE wallets.id = ${p.walletId} AND ${p.where}
-      RETURNING wallets.balance`;
+      RETURNING wallets.balance, ${nextEntrySeq} AS seq`;
 }

@@ -1,9 +1,9 @@
-import type { SelectQueryBuilder } from 'kysely';
+import type { Expression, SelectQueryBuilder } from 'kysely';
 import { Type } from 'typebox';
 import { ApiError } from './errors.ts';
 import { type IdKind, isIdOf } from './ids.ts';
 
-/** Cursor lists (docs/api.md §9): newest first, keyed on the time-sortable id. */
+/** Cursor lists (docs/api.md §9): newest first, keyed on the time-sortable id (or a PageOrder). */
 
 export const ListQuery = {
   limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100; default 10.' })),
@@ -43,20 +43,32 @@ export interface Page<T> {
 }
 
 /**
- * Runs a keyset page over `idColumn`. The query must already be scoped to the merchant, so
- * a cursor from another merchant only positions the page; it can never select foreign rows.
+ * A list ordered by another column than the id: the cursor stays an id of the list, and
+ * `keyOf` is the SQL giving that cursor's value of `column` (`side`: which cursor it is).
+ */
+export interface PageOrder {
+  column: string;
+  keyOf: (cursor: string, side: 'starting_after' | 'ending_before') => Expression<unknown>;
+}
+
+/**
+ * Runs a keyset page over `order` (the id column's name, or a PageOrder). The query must
+ * already be scoped to the merchant, so a cursor from another merchant only positions the
+ * page; it can never select foreign rows.
  */
 export async function fetchPage<DB, TB extends keyof DB, O extends { id: string }>(
   query: SelectQueryBuilder<DB, TB, O>,
-  idColumn: string,
+  order: string | PageOrder,
   page: PageRequest,
 ): Promise<{ rows: O[]; hasMore: boolean }> {
   // Kysely cannot type a column name chosen at run time; the callers pass a literal.
-  const col = idColumn as never;
+  const col = (typeof order === 'string' ? order : order.column) as never;
+  const key = (cursor: string, side: 'starting_after' | 'ending_before') =>
+    (typeof order === 'string' ? cursor : order.keyOf(cursor, side)) as never;
   let q = query;
-  if (page.endingBefore) q = q.where(col, '>', page.endingBefore as never).orderBy(col, 'asc');
+  if (page.endingBefore) q = q.where(col, '>', key(page.endingBefore, 'ending_before')).orderBy(col, 'asc');
   else {
-    if (page.startingAfter) q = q.where(col, '<', page.startingAfter as never);
+    if (page.startingAfter) q = q.where(col, '<', key(page.startingAfter, 'starting_after'));
     q = q.orderBy(col, 'desc');
   }
   const rows = await q.limit(page.limit + 1).execute();

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import { walletAccount } from '../ledger/accounts.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
 export type WalletRow = Awaited<ReturnType<typeof findWallet>> & {};
@@ -61,15 +62,34 @@ export async function setWalletStatus(db: Db, merchantId: string, id: string, st
     .executeTakeFirst();
 }
 
+/**
+ * The wallet's lines in the order they were applied (seq, drawn under the wallet's row lock),
+ * so each balance_after follows from the line below it. Ids and created_at are taken before
+ * the statement and may disagree under concurrency.
+ */
 export async function listWalletEntries(db: Db, walletId: string, page: PageRequest) {
+  const account = walletAccount(walletId);
   return fetchPage(
     db
       .selectFrom('ledger_entries')
       .select(['id', 'amount', 'currency', 'balance_after', 'source_type', 'source_id', 'created_at'])
-      .where('account', '=', `wallet:${walletId}`),
-    'id',
+      .where('account', '=', account),
+    { column: 'seq', keyOf: (cursor, side) => entryPosition(account, cursor, side) },
     page,
   );
+}
+
+/**
+ * The seq a cursor stands for: its own seq when it is a line of this wallet. Any other id
+ * (unknown, another wallet's, another merchant's) positions the page by its age, as the id
+ * order did: after the lines newer than it (starting_after), or before the older ones
+ * (ending_before), and past the end when there are none. It never reads the other line.
+ */
+function entryPosition(account: string, cursor: string, side: 'starting_after' | 'ending_before'): RawBuilder<unknown> {
+  const own = sql`(SELECT seq FROM ledger_entries WHERE id = ${cursor} AND account = ${account})`;
+  return side === 'starting_after'
+    ? sql`coalesce(${own}, (SELECT min(seq) FROM ledger_entries WHERE account = ${account} AND id > ${cursor}), 9223372036854775807)`
+    : sql`coalesce(${own}, (SELECT max(seq) FROM ledger_entries WHERE account = ${account} AND id < ${cursor}), 0)`;
 }
 
 /** Collected funds per currency: the sum of the merchant's append-only entries. */
