@@ -12,6 +12,8 @@ export interface LedgerReport {
   negativeWallets: string[];
   /** Succeeded charges without exactly one posting, and other charges with any. */
   chargePostingMismatches: string[];
+  /** Succeeded transfers without exactly one posting, and failed ones with any. */
+  transferPostingMismatches: string[];
 }
 
 /** Checks the whole ledger; tests call it after every flow. An empty report means healthy. */
@@ -41,6 +43,12 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     GROUP BY c.id, c.status
     HAVING (c.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
   `.execute(db);
+  const transfers = await sql<{ id: string }>`
+    SELECT tr.id FROM transfers tr
+    LEFT JOIN ledger_transactions t ON t.source_type = 'transfer' AND t.source_id = tr.id
+    GROUP BY tr.id, tr.status
+    HAVING (tr.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
+  `.execute(db);
   return {
     transactions: Number(present(counts.rows[0], 'counts').transactions),
     entries: Number(present(counts.rows[0], 'counts').entries),
@@ -48,6 +56,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     walletMismatches: mismatches.rows.map((r) => ({ walletId: r.wallet_id, balance: r.balance, entries: r.entries })),
     negativeWallets: negative.rows.map((r) => r.id),
     chargePostingMismatches: postings.rows.map((r) => r.id),
+    transferPostingMismatches: transfers.rows.map((r) => r.id),
   };
 }
 
@@ -56,6 +65,7 @@ export function isHealthy(report: LedgerReport): boolean {
     report.unbalanced.length === 0 &&
     report.walletMismatches.length === 0 &&
     report.negativeWallets.length === 0 &&
-    report.chargePostingMismatches.length === 0
+    report.chargePostingMismatches.length === 0 &&
+    report.transferPostingMismatches.length === 0
   );
 }
