@@ -17,6 +17,7 @@ import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
 import { registerSandboxControlRoutes } from './sandbox-controls/routes.ts';
 import { newId } from './shared/ids.ts';
 import { registerTopupRoutes } from './topups/routes.ts';
+import { registerTransferRoutes } from './transfers/routes.ts';
 import { registerWalletRoutes } from './wallets/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 
@@ -47,7 +48,7 @@ export async function createApp(deps: Deps) {
   registerNotFound(app);
   await registerOpenApi(app);
 
-  const { oauth, merchants, wallets, charges, sandboxControls, events, webhooks, providerCallbacks } = deps.services;
+  const { oauth, merchants, wallets, charges, transfers, sandboxControls, events, webhooks, providerCallbacks } = deps.services;
   await app.register(async (token) => {
     // Form bodies only for the token endpoint; every /v1 route takes JSON alone.
     await token.register(formbody, { bodyLimit: 4 * 1024 });
@@ -64,6 +65,7 @@ export async function createApp(deps: Deps) {
       registerWalletRoutes(v1, { wallets });
       registerPaymentRoutes(v1, { charges });
       registerTopupRoutes(v1, { charges });
+      registerTransferRoutes(v1, { transfers });
       registerSandboxControlRoutes(v1, { sandboxControls });
       registerEventRoutes(v1, { events });
       registerWebhookRoutes(v1, { webhooks });

@@ -16,6 +16,7 @@ import { createProviderCallbackService } from './provider-callbacks/service.ts';
 import { createSandboxControls } from './sandbox-controls/service.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { loggerOptions } from './shared/logging.ts';
+import { createTransferService } from './transfers/service.ts';
 import { createWalletService } from './wallets/service.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import { createDeliveryWorker } from './webhooks/worker.ts';
@@ -81,6 +82,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, log: logger });
   const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
+  const transfers = createTransferService({ db: db.db, clock, config, hashKey });
   const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });
   const encryptionKey = createHmac('sha256', hashKey).update('purse-encryption-key-v1').digest();
@@ -100,7 +102,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     worker,
     deliveryWorker,
     encryptionKey,
-    services: { merchants, oauth, charges, wallets, sandboxControls, events, webhooks, providerCallbacks },
+    services: { merchants, oauth, charges, wallets, transfers, sandboxControls, events, webhooks, providerCallbacks },
     async close(): Promise<void> {
       await worker.stop();
       await deliveryWorker.stop();

@@ -26,7 +26,8 @@ function fieldsInRange(m: RegExpExecArray): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk;
 }
 
-function readTime(value: string | undefined, param: string): Date | undefined {
+/** An RFC 3339 query time (created_gte, created_lte), or the 400 naming `param`. */
+export function readTime(value: string | undefined, param: string): Date | undefined {
   if (value === undefined) return undefined;
   const match = RFC3339.exec(value);
   const date = new Date(value);

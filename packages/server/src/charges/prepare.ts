@@ -49,7 +49,11 @@ export interface ChargeBody {
 const missingWallet = (param: string) =>
   new ApiError('resource_missing', `No such wallet: ${param} does not name a wallet of this account.`, { param });
 
-async function loadWallet(db: Db, auth: AuthContext, id: string, currency: string, param: string) {
+/**
+ * The merchant's wallet `id` in `currency`, or the 400 every request naming a wallet gives: an
+ * unknown id and another merchant's read alike (resource_missing), another currency is invalid.
+ */
+export async function loadWallet(db: Db, auth: AuthContext, id: string, currency: string, param: string) {
   const wallet = isIdOf('wallet', id) ? await findWallet(db, auth.merchantId, id) : undefined;
   if (!wallet) throw missingWallet(param);
   if (wallet.currency !== currency) {

@@ -3,6 +3,7 @@ import type { Db } from './db.ts';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-money.ts';
 import * as m003 from './migrations/003-webhooks.ts';
+import * as m004 from './migrations/004-transfers.ts';
 import * as m005 from './migrations/005-ledger-order.ts';
 
 /** Numbered migrations, listed explicitly so bundlers and tsx see them without a directory scan. */
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
   '002-money': m002,
   '003-webhooks': m003,
+  '004-transfers': m004,
   '005-ledger-order': m005,
 };
 

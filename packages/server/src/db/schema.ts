@@ -90,6 +90,26 @@ export interface ChargesTable {
   attempts: Generated<number>;
 }
 
+export type TransferStatus = 'succeeded' | 'failed';
+
+export interface TransfersTable {
+  id: string;
+  merchant_id: string;
+  reference: string;
+  request_fingerprint: JsonValue;
+  status: TransferStatus;
+  amount: Int8;
+  currency: string;
+  source_wallet_id: string;
+  destination_wallet_id: string;
+  description: string | null;
+  metadata: JsonValue;
+  failure_code: string | null;
+  failure_message: string | null;
+  livemode: boolean;
+  created_at: Timestamp;
+}
+
 export interface LedgerTransactionsTable {
   id: string;
   merchant_id: string;
@@ -182,6 +202,7 @@ export interface Database {
   settings: SettingsTable;
   wallets: WalletsTable;
   charges: ChargesTable;
+  transfers: TransfersTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   events: EventsTable;

@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'topup.created',
   'topup.succeeded',
   'topup.failed',
+  'transfer.succeeded',
+  'transfer.failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -18,6 +18,8 @@ export interface LedgerReport {
   negativeWallets: string[];
   /** Succeeded charges without exactly one posting, and other charges with any. */
   chargePostingMismatches: string[];
+  /** Succeeded transfers without exactly one posting, and failed ones with any. */
+  transferPostingMismatches: string[];
 }
 
 /** Checks the whole ledger; tests call it after every flow. An empty report means healthy. */
@@ -55,6 +57,12 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     GROUP BY c.id, c.status
     HAVING (c.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
   `.execute(db);
+  const transfers = await sql<{ id: string }>`
+    SELECT tr.id FROM transfers tr
+    LEFT JOIN ledger_transactions t ON t.source_type = 'transfer' AND t.source_id = tr.id
+    GROUP BY tr.id, tr.status
+    HAVING (tr.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
+  `.execute(db);
   return {
     transactions: Number(present(counts.rows[0], 'counts').transactions),
     entries: Number(present(counts.rows[0], 'counts').entries),
@@ -63,6 +71,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     walletChainBreaks: chain.rows.map((r) => ({ walletId: r.account.slice('wallet:'.length), entryId: r.id })),
     negativeWallets: negative.rows.map((r) => r.id),
     chargePostingMismatches: postings.rows.map((r) => r.id),
+    transferPostingMismatches: transfers.rows.map((r) => r.id),
   };
 }
 
@@ -72,6 +81,7 @@ export function isHealthy(report: LedgerReport): boolean {
     report.walletMismatches.length === 0 &&
     report.walletChainBreaks.length === 0 &&
     report.negativeWallets.length === 0 &&
-    report.chargePostingMismatches.length === 0
+    report.chargePostingMismatches.length === 0 &&
+    report.transferPostingMismatches.length === 0
   );
 }

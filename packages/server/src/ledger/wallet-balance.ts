@@ -17,16 +17,21 @@ export type DebitMode = { kind: 'conditional' } | { kind: 'unlocked-read'; balan
 /**
  * `UPDATE wallets … RETURNING balance, seq`: debits an active wallet of the merchant that covers the
  * amount, or changes nothing. The row lock serialises concurrent debits of one wallet and the
- * condition is evaluated on the locked row, so a balance can never be spent twice.
+ * condition is evaluated on the locked row, so a balance can never be spent twice. `when` is a
+ * further condition of the caller's (a transfer's destination must be active too), so that a
+ * debit it refuses never happens rather than being undone.
  */
-export function walletDebit(p: { walletId: string; merchantId: string; amount: bigint; now: Date }, mode: DebitMode): RawBuilder<unknown> {
+export function walletDebit(
+  p: { walletId: string; merchantId: string; amount: bigint; now: Date; when?: RawBuilder<unknown> },
+  mode: DebitMode,
+): RawBuilder<unknown> {
   const amount = p.amount.toString();
   const { debit, covered } =
     mode.kind === 'conditional'
       ? { debit: sql`balance - ${amount}::bigint`, covered: sql`balance >= ${amount}::bigint` }
       : unlockedDebit(mode.balance, p.amount);
   return sql`UPDATE wallets SET balance = ${debit}, updated_at = ${p.now}::timestamptz
-      WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND ${covered}
+      WHERE id = ${p.walletId} AND merchant_id = ${p.merchantId} AND status = 'active' AND ${covered}${p.when ? sql` AND ${p.when}` : sql``}
       RETURNING balance, ${nextEntrySeq} AS seq`;
 }
 

@@ -38,12 +38,13 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
 }
 
 /** The overview, with the decisions taken where the API description (docs/api.md) left a choice open, kept here in the contract itself. */
-const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, and tops up wallets, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: ${API_VERSION}. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
+const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, tops up wallets and moves money between them, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: ${API_VERSION}. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
 
 ## Decisions where the v1 contract is silent
 
 - **Wallet references.** A wallet may carry a \`reference\`; it follows the same reference rules as payments (same request: 200 replay; different: 409).
 - **Top-up to a frozen wallet.** 201 with status failed / wallet_inactive, no provider call. A wallet frozen after a top-up started is still credited when the top-up succeeds: the money was already collected.
+- **Transfers** are final when created: a source that does not cover the amount is 201 failed / insufficient_funds, a frozen source or destination 201 failed / wallet_inactive, and nothing moves. The same wallet on both sides is 400 parameter_invalid on destination_wallet_id. The list's wallet_id filter matches either side.
 - **Forcing a final object** with a sandbox helper: 409 \`invalid_state\`.
 - **A live merchant with no live provider configured**: card and mobile-money charges are 201 failed / provider_error.
 - **A card payment whose first attempt died before the provider saw it**: a retry with the same reference and card within 2 minutes resumes it; after that it fails with processing_error (the card number is never stored, so Purse cannot resume it alone). Mobile money is resumed by the settlement worker from the stored phone number.

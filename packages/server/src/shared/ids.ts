@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   payment: 'pay',
   topup: 'top',
   wallet: 'wal',
+  transfer: 'tr',
   /** Ledger entries of a wallet's account: the public wallet transactions. */
   walletTransaction: 'wtx',
   /** Every other ledger entry (merchant funds, provider accounts). */

@@ -45,7 +45,7 @@ export const WalletTransactionView = Type.Object(
     amount: Type.String({ description: 'Signed: + credit, - debit.', examples: ['+1500.00'] }),
     currency: Type.String(),
     balance_after: Type.String(),
-    source_type: Type.Union([Type.Literal('payment'), Type.Literal('topup')]),
+    source_type: Type.Union([Type.Literal('payment'), Type.Literal('topup'), Type.Literal('transfer')]),
     source_id: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
   },

@@ -108,3 +108,13 @@ export async function sumAccounts(db: Db, accounts: string[]) {
 export function walletStatusSql(merchantId: string, walletId: string): RawBuilder<unknown> {
   return sql`SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId}`;
 }
+
+/**
+ * `SELECT id, status FROM wallets … FOR UPDATE`: locks the merchant's wallets `walletIds` in id
+ * order, for a statement that moves money between several wallets. Every such statement locking
+ * in the same order means two of them never each hold a row the other waits for.
+ */
+export function lockWalletsSql(merchantId: string, walletIds: string[]): RawBuilder<unknown> {
+  const ids = sql.join(walletIds.map((id) => sql`${id}`));
+  return sql`SELECT id, status FROM wallets WHERE merchant_id = ${merchantId} AND id IN (${ids}) ORDER BY id FOR UPDATE`;
+}

@@ -10,7 +10,7 @@ import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { newId } from '../../src/shared/ids.ts';
 import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
-import { cardMethod, fundedWallet, get, paymentBody, post, uniqueRef } from '../helpers/factories.ts';
+import { cardMethod, createWallet, fundedWallet, get, paymentBody, post, uniqueRef } from '../helpers/factories.ts';
 import { algNoneFor, sameShape } from '../helpers/forged-tokens.ts';
 import { assertBearerError, type Reply } from '../oauth/support.ts';
 
@@ -58,7 +58,16 @@ async function realIds(app: TestApp, m: TestMerchant): Promise<Record<string, st
   const endpoint = await post(app, m, '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/every-route' });
   assert.equal(endpoint.statusCode, 201, endpoint.body);
   const events = await get(app, m, '/v1/events?limit=1');
+  const transfer = await post(app, m, '/v1/transfers', {
+    reference: uniqueRef('every-route'),
+    amount: '1.00',
+    currency: 'KES',
+    source_wallet_id: wallet,
+    destination_wallet_id: await createWallet(app, m),
+  });
+  assert.equal(transfer.statusCode, 201, transfer.body);
   return {
+    transfers: transfer.json().id,
     payments: payment.json().id,
     topups: topups.json().data[0].id,
     wallets: wallet,
@@ -82,6 +91,8 @@ function bodyFor(route: Route, walletId: string): Record<string, unknown> | unde
   if (route.url === '/v1/topups') return { reference, amount: '1.00', currency: 'KES', wallet_id: walletId, source: cardMethod() };
   if (route.url === '/v1/wallets') return { currency: 'KES', reference };
   if (route.url === '/v1/webhook_endpoints') return { url: 'http://127.0.0.1:9/forged' };
+  if (route.url === '/v1/transfers')
+    return { reference, amount: '1.00', currency: 'KES', source_wallet_id: walletId, destination_wallet_id: walletId };
   return {};
 }
 
@@ -94,6 +105,7 @@ async function holdings(app: TestApp, merchantId: string): Promise<unknown> {
            (SELECT string_agg(status, ',' ORDER BY id) FROM wallets WHERE merchant_id = ${merchantId}) AS wallet_states,
            (SELECT count(*) FROM webhook_endpoints WHERE merchant_id = ${merchantId})::int AS endpoints,
            (SELECT count(*) FROM events WHERE merchant_id = ${merchantId})::int AS events,
+           (SELECT count(*) FROM transfers WHERE merchant_id = ${merchantId})::int AS transfers,
            (SELECT count(*) FROM access_tokens WHERE merchant_id = ${merchantId})::int AS tokens`.execute(app.deps.db.db);
   return result.rows[0];
 }

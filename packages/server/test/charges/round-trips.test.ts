@@ -41,7 +41,7 @@ function matches(statements: string[], expected: RegExp[]): void {
   for (const [i, re] of expected.entries()) assert.match(statements[i] ?? '', re);
 }
 
-test('round trips: a wallet payment, a card claim with its settlement, a mobile-money claim', async (t) => {
+test('round trips: a wallet payment, a card claim with its settlement, a mobile-money claim, a transfer', async (t) => {
   // No background worker: only the request's own statements are counted.
   const config = loadConfig({ ...TEST_ENV, PURSE_WORKER: 'false' });
   const handle = await openTestDb();
@@ -67,18 +67,26 @@ test('round trips: a wallet payment, a card claim with its settlement, a mobile-
     return response.json();
   };
   const wallet = await post('/v1/wallets', { currency: 'KES' });
+  // Made before any recording: a statement keeps landing in the last recording until the next starts.
+  const destination = await post('/v1/wallets', { currency: 'KES' });
   await post('/v1/topups', { reference: uniqueRef(), amount: '50', currency: 'KES', wallet_id: wallet.id, source: cardMethod() });
 
   const pay = { reference: uniqueRef(), amount: '10', currency: 'KES', payment_method: walletMethod(wallet.id) };
   const walletPayment = await rec.during(() => post('/v1/payments', pay));
   const card = await rec.during(() => post('/v1/payments', { ...pay, reference: uniqueRef(), payment_method: cardMethod() }));
   const mobile = await rec.during(() => post('/v1/payments', { ...pay, reference: uniqueRef(), payment_method: mobileMethod() }));
+  const move = { reference: uniqueRef(), amount: '5', currency: 'KES', source_wallet_id: wallet.id, destination_wallet_id: destination.id };
+  const transfer = await rec.during(() => post('/v1/transfers', move));
   t.diagnostic(`wallet payment: ${JSON.stringify(walletPayment)}`);
+  t.diagnostic(`transfer: ${JSON.stringify(transfer)}`);
   t.diagnostic(`card payment: ${JSON.stringify(card)}`);
   t.diagnostic(`mobile money payment: ${JSON.stringify(mobile)}`);
 
   // Wallet: the wallet lookup, then ONE statement for the debit, charge, posting, events and deliveries.
   matches(walletPayment, [/^select .* from "wallets"/, /^WITH /]);
+  // Transfer: both wallet lookups, then ONE statement for the locks, debit, credit, transfer,
+  // posting, event and deliveries.
+  matches(transfer, [/^select .* from "wallets"/, /^select .* from "wallets"/, /^WITH locked AS \(SELECT id, status FROM wallets/]);
   // Card: the claim (charge, event, deliveries), the sandbox provider's own books, then ONE
   // statement for the final status, the posting, the event and its deliveries.
   matches(card, [/^WITH ins AS \( INSERT INTO charges/, /sandbox_provider_charges/, /^WITH fin AS \( UPDATE charges/]);

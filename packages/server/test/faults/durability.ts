@@ -523,7 +523,11 @@ export async function ledgerImbalance(db: DbHandle): Promise<{ count: number; re
   const report = await verifyLedger(db.db);
   return {
     count:
-      report.unbalanced.length + report.walletMismatches.length + report.negativeWallets.length + report.chargePostingMismatches.length,
+      report.unbalanced.length +
+      report.walletMismatches.length +
+      report.negativeWallets.length +
+      report.chargePostingMismatches.length +
+      report.transferPostingMismatches.length,
     report,
   };
 }

@@ -65,6 +65,7 @@ export async function storedCounts(app: TestApp, merchantId: string): Promise<Re
     select (select count(*) from charges where merchant_id = ${merchantId})::int as charges,
            (select count(*) from wallets where merchant_id = ${merchantId})::int as wallets,
            (select count(*) from events where merchant_id = ${merchantId})::int as events,
+           (select count(*) from transfers where merchant_id = ${merchantId})::int as transfers,
            (select count(*) from ledger_transactions where merchant_id = ${merchantId})::int as ledger_transactions`.execute(
     app.deps.db.db,
   );
