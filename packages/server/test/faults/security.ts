@@ -185,6 +185,8 @@ interface Objects {
   pendingTopup: string;
   finalPayment: string;
   finalTopup: string;
+  /** A transfer between the merchant's two wallets. */
+  transfer: string;
   wallet: string;
   walletReference: string;
   endpoints: { id: string; secret: string; path: string }[];
@@ -405,7 +407,7 @@ async function createEndpoints(ctx: Ctx, stage: Stage, secrets: Secrets, o: Obje
   o.endpoints[1]!.secret = rotatedSecret.json.secret;
 }
 
-/** Two wallets (one with the merchant's markers in its holder), a card top-up that succeeds and a mobile one left pending. */
+/** Two wallets (one with the merchant's markers in its holder), a card top-up that succeeds, a transfer between them, and a mobile top-up left pending. */
 async function createWalletsAndTopups(secrets: Secrets, o: Objects, post: Poster, ref: (what: string) => string): Promise<void> {
   const holder = { name: o.markers[0], email: o.markers[1], phone_number: '+254700000111' };
   o.wallet = (await post('/v1/wallets', { currency: 'KES', reference: o.walletReference, holder })).json.id;
@@ -424,6 +426,15 @@ async function createWalletsAndTopups(secrets: Secrets, o: Objects, post: Poster
     source: { type: 'card', card: { number: fundCard, exp_month: 11, exp_year: 2034, cvc: fundCvc, holder_name: o.markers[0] } },
   });
   o.finalTopup = topup.json.id;
+  const transfer = await post('/v1/transfers', {
+    reference: ref('transfer'),
+    amount: '1.00',
+    currency: 'KES',
+    source_wallet_id: o.wallet,
+    destination_wallet_id: second,
+  });
+  o.transfer = transfer.json.id;
+  o.references.push(ref('transfer'));
   const pendingTopup = await post('/v1/topups', {
     reference: ref('pending-topup'),
     amount: '5.00',
@@ -505,6 +516,7 @@ async function createObjects(ctx: Ctx, stage: Stage, secrets: Secrets, t: string
     pendingTopup: '',
     finalPayment: '',
     finalTopup: '',
+    transfer: '',
     wallet: '',
     walletReference: ref('wallet'),
     endpoints: [],
@@ -832,6 +844,7 @@ function idFiller(ctx: Ctx, oA: Objects, redeliverTarget: string): (path: string
       if (path.startsWith('/v1/wallets')) return oA.wallet;
       if (path.startsWith('/v1/events')) return redeliverTarget;
       if (path.startsWith('/v1/webhook_endpoints')) return oA.endpoints[0]!.id;
+      if (path.startsWith('/v1/transfers')) return oA.transfer;
       ctx.problems.push(`no id to fill ${path} with`);
       return oA.finalPayment;
     });
