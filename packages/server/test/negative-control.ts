@@ -1,4 +1,4 @@
-// The negative controls of the double-spend tests (docs/reliability.md rule 5): the same runs as
+// The negative controls of the double-spend tests (docs/money-safety.md rule 5): the same runs as
 // test/concurrency/double-spend.test.ts (wallet payments) and test/transfers/storm.test.ts
 // (transfers), against PostgreSQL, with the deliberately broken read-modify-write debit
 // (PURSE_NEGATIVE_CONTROL_RMW_DEBIT=true). Each must lose updates, i.e. let MORE than the

@@ -1,5 +1,5 @@
 // `crash`: kill -9 of the server under load, again and again, with clients retrying the same
-// reference and body until a 2xx (docs/reliability.md rule 1 and "Concurrency, faults, security").
+// reference and body until a 2xx (docs/money-safety.md rule 1).
 // A fresh database on the machine's PostgreSQL; the server restarts on it, on the same port.
 // After the load: nothing acknowledged is lost, one object per reference, nothing left
 // pending, the ledger balanced, every event of the database delivered to the receiver.

@@ -1,4 +1,4 @@
-// Security (docs/docs/reliability.md rules 7–9; docs/api.md §2, §3):
+// Security (docs/money-safety.md rules 7–9; docs/api.md §2, §3):
 // - cross-merchant probes: merchant B aims at merchant A's payments, top-ups, wallets, wallet
 //   transactions, events, deliveries and webhook endpoints by id on every route, by reference, as
 //   list cursors, as the wallet of a payment or top-up, and through the mutating routes (freeze,

@@ -1,4 +1,4 @@
-// Graceful shutdown (docs/docs/reliability.md rule 1, docs/api.md §11): under load, SIGTERM.
+// Graceful shutdown (docs/money-safety.md rule 1, docs/api.md §11): under load, SIGTERM.
 // Every request the server had received completes with its normal answer, new connections are
 // refused or answered 503, the process exits by itself (status 0) within 10 s even with open
 // connections that never sent a whole request, and nothing acknowledged is missing afterwards.

@@ -1,4 +1,4 @@
-// Bearer routes (RFC 6750): every kind of missing or bad token, and revocation (docs/api.md §2, §3; docs/docs/reliability.md rule 8).
+// Bearer routes (RFC 6750): every kind of missing or bad token, and revocation (docs/api.md §2, §3; docs/money-safety.md rule 8).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

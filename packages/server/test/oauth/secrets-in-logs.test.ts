@@ -1,4 +1,4 @@
-// Rule 9 of docs/reliability.md: a client secret or an access token never reaches a log line.
+// Rule 9 of docs/money-safety.md: a client secret or an access token never reaches a log line.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Wallets and balance (docs/api.md §6, §7, §9; docs/reliability.md rules 5–7): create, retrieve, list,
+// Wallets and balance (docs/api.md §6, §7, §9; docs/money-safety.md rules 5–7): create, retrieve, list,
 // freeze/unfreeze, transactions and balance, their happy paths and their refusals.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
