@@ -36,7 +36,21 @@ const LOGS = join(RESULTS, 'logs');
 // Run order: mobile money first (its settlements, 2 s later, are waited for before the next
 // scenario), and the wallet scenario last, right before the baseline and the ceiling it is
 // compared with, so that the three compared rows run as close together in time as possible.
-const PURSE_SCENARIOS = ['token', 'mobile-money', 'card', 'get', 'list', 'hot-wallet', 'wallet'] as const;
+// The outflow scenarios (refunds, payouts) run right before the wallet payment they are compared with.
+const PURSE_SCENARIOS = [
+  'token',
+  'mobile-money',
+  'card',
+  'get',
+  'list',
+  'hot-wallet',
+  'refund',
+  'refund-merchants',
+  'payout',
+  'payout-merchants',
+  'wallet',
+] as const;
+const OUTFLOW_SCENARIOS: readonly ScenarioName[] = ['refund', 'refund-merchants', 'payout', 'payout-merchants'];
 const REFERENCE_SCENARIOS = ['baseline', 'ceiling'] as const;
 type ScenarioName = (typeof PURSE_SCENARIOS)[number] | (typeof REFERENCE_SCENARIOS)[number];
 const ALL_SCENARIOS: readonly ScenarioName[] = [...PURSE_SCENARIOS, ...REFERENCE_SCENARIOS];
@@ -47,12 +61,20 @@ const FUNDING = '1000000.00'; // KES per wallet: 100,000,000 minor units = 1,000
 const PAYMENT = '1.00';
 const CARD_YEAR = new Date().getUTCFullYear() + 4;
 const GET_IDS = 256;
+// Outflows: every outflow merchant gets OUTFLOW_WALLETS funded wallets, one payment of
+// OUTFLOW_FUNDING into its balance (the payouts' funds: 10,000,000 payouts of 0.01) and
+// REFUND_PAYMENTS payments of REFUNDABLE (each takes 100,000 refunds of 0.01).
+const OUTFLOW_WALLETS = 4;
+const OUTFLOW_FUNDING = '100000.00';
+const REFUND_PAYMENTS = 64;
+const REFUNDABLE = '1000.00';
+const OUTFLOW = '0.01';
 
 // ---------------------------------------------------------------- options
 
 function usage(): never {
   process.stderr.write(
-    `usage: npm run bench -- [--embedded] [--duration S] [--connections N] [--workers N] [--scenarios a,b] [--ceiling-clients 64,16]\n` +
+    `usage: npm run bench -- [--embedded] [--duration S] [--connections N] [--workers N] [--scenarios a,b] [--ceiling-clients 64,16] [--outflow-merchants N]\n` +
       `scenarios: ${ALL_SCENARIOS.join(', ')}\n` +
       `env: BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres)\n`,
   );
@@ -69,6 +91,7 @@ function options() {
         duration: { type: 'string', default: '10' },
         connections: { type: 'string', default: '64' },
         workers: { type: 'string', default: '1' },
+        'outflow-merchants': { type: 'string', default: '8' },
         'ceiling-clients': { type: 'string' },
         scenarios: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -118,6 +141,7 @@ function options() {
     connections,
     ceilingClients,
     workers,
+    outflowMerchants: whole('outflow-merchants', parsed['outflow-merchants']!, 2, 64),
     scenarios: ALL_SCENARIOS.filter((s) => scenarios.includes(s)),
   };
 }
@@ -281,6 +305,15 @@ interface Fixtures {
   getIds: string[];
   baselineWallets: string[];
   ceilingWallets: string[];
+  /** The outflow scenarios' merchants: the first alone for `refund` and `payout`, all of them for the `-merchants` variants. */
+  outflows: OutflowMerchant[];
+}
+
+/** A merchant of the outflow scenarios: its token, its funded wallets, and large succeeded wallet payments to refund. */
+interface OutflowMerchant {
+  token: string;
+  wallets: string[];
+  refundable: string[];
 }
 
 /** The options, a warning when the machine is already busy, and an empty logs folder. */
@@ -455,9 +488,53 @@ async function createFixtures(run: Run, base: string): Promise<Fixtures> {
     scenarios.includes('baseline') && baseline ? await fundedWallets(run, base, await tokenOf(run, base, 'baseline'), WALLETS, next) : [];
   const ceilingWallets =
     scenarios.includes('ceiling') && ceiling ? await fundedWallets(run, base, await tokenOf(run, base, 'ceiling'), WALLETS, next) : [];
+  const outflows = await mapLimit(outflowMerchantKeys(run), 2, (key) => outflowMerchant(run, base, key, next));
   log(`fixtures ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { token, wallets, hotWallet: hotWallet!, getIds, baselineWallets, ceilingWallets };
+  return { token, wallets, hotWallet: hotWallet!, getIds, baselineWallets, ceilingWallets, outflows };
 }
+
+/** The merchants the chosen outflow scenarios need: one, or --outflow-merchants with a `-merchants` scenario. */
+function outflowMerchantKeys(run: Run): string[] {
+  const chosen = run.opts.scenarios.filter((s) => OUTFLOW_SCENARIOS.includes(s));
+  const count = chosen.length === 0 ? 0 : chosen.some((s) => s.endsWith('-merchants')) ? run.opts.outflowMerchants : 1;
+  return Array.from({ length: count }, (_, i) => `outflow${i}`);
+}
+
+/**
+ * One outflow merchant's fixtures, all through the API: funded wallets, a large payment into its
+ * balance, payments to refund, and one warm-up payout (a merchant's first outflow in a currency
+ * creates its balance row and runs the statement again: the measured requests must not).
+ */
+async function outflowMerchant(run: Run, base: string, key: string, next: () => number): Promise<OutflowMerchant> {
+  const token = await tokenOf(run, base, key);
+  const wallets = await fundedWallets(run, base, token, OUTFLOW_WALLETS, next);
+  const pay = async (prefix: string, amount: string, wallet: string) => {
+    const body = {
+      reference: `${prefix}-${run.runId}-${next()}`,
+      amount,
+      currency: 'KES',
+      payment_method: { type: 'wallet', wallet: { wallet_id: wallet } },
+    };
+    const payment = await expectOk('outflow fixture payment', http(base, 'POST', '/v1/payments', body, token));
+    if (payment.status !== 'succeeded') throw new Error(`payment ${payment.id} is ${payment.status}, not succeeded`);
+    return payment.id as string;
+  };
+  await pay('ofund', OUTFLOW_FUNDING, wallets[0]!);
+  const refundable = await mapLimit(Array.from({ length: REFUND_PAYMENTS }), 4, (_, i) =>
+    pay('rfix', REFUNDABLE, wallets[i % wallets.length]!),
+  );
+  const warmUp = {
+    reference: `owarm-${run.runId}-${next()}`,
+    amount: OUTFLOW,
+    currency: 'KES',
+    destination: walletDestination(wallets[0]!),
+  };
+  const payout = await expectOk('warm-up payout', http(base, 'POST', '/v1/payouts', warmUp, token));
+  if (payout.status !== 'succeeded') throw new Error(`warm-up payout ${payout.id} is ${payout.status} (${payout.failure_code})`);
+  return { token, wallets, refundable };
+}
+
+const walletDestination = (walletId: string) => ({ type: 'wallet', wallet: { wallet_id: walletId } });
 
 /**
  * One scenario's load with the CPU each party used: the server processes `pids`, PostgreSQL,
@@ -560,6 +637,40 @@ function purseSpecs(run: Run, fx: Fixtures): Record<(typeof PURSE_SCENARIOS)[num
       };
     },
     list: () => ({ method: 'GET', path: '/v1/payments?limit=10', headers: auth }),
+    refund: () => outflowSpec(run, fx.outflows.slice(0, 1), 'refund'),
+    'refund-merchants': () => outflowSpec(run, fx.outflows, 'refund'),
+    payout: () => outflowSpec(run, fx.outflows.slice(0, 1), 'payout'),
+    'payout-merchants': () => outflowSpec(run, fx.outflows, 'payout'),
+  };
+}
+
+/**
+ * Outflows of OUTFLOW each, with a fresh reference, the merchants taken in turn (each request
+ * with its merchant's token): wallet refunds of the merchant's large payments in turn, or
+ * payouts to its wallets in turn. Either locks the merchant's balance row (shard 0), so one
+ * merchant's outflows serialise there; a refund also locks its payment's row.
+ */
+function outflowSpec(run: Run, merchants: OutflowMerchant[], kind: 'refund' | 'payout'): RequestSpec {
+  let i = 0;
+  const body = (m: OutflowMerchant, n: number) =>
+    kind === 'refund'
+      ? { reference: `refund-${run.runId}-${run.seq++}`, payment_id: m.refundable[n % m.refundable.length], amount: OUTFLOW }
+      : {
+          reference: `payout-${run.runId}-${run.seq++}`,
+          amount: OUTFLOW,
+          currency: 'KES',
+          destination: walletDestination(m.wallets[n % m.wallets.length]!),
+        };
+  const headersOf = merchants.map((m) => ({ ...JSON_HEADERS, authorization: `Bearer ${m.token}` }));
+  return {
+    method: 'POST',
+    path: kind === 'refund' ? '/v1/refunds' : '/v1/payouts',
+    headers: headersOf[0]!,
+    next: () => {
+      const k = i++;
+      const m = k % merchants.length;
+      return { headers: headersOf[m]!, body: JSON.stringify(body(merchants[m]!, Math.floor(k / merchants.length))) };
+    },
   };
 }
 
@@ -570,7 +681,7 @@ async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<
   const serverPids = purse.servers.map((s) => s.pid);
   for (const scenario of PURSE_SCENARIOS) {
     if (!opts.scenarios.includes(scenario)) continue;
-    await measure(
+    const row = await measure(
       run,
       scenario,
       'purse',
@@ -578,6 +689,10 @@ async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<
       () => runLoad({ baseUrls: purse.bases, connections: opts.connections, durationS: opts.durationS, request: specs[scenario]() }),
       `${purse.base}/readyz`,
     );
+    if (OUTFLOW_SCENARIOS.includes(scenario)) {
+      const merchants = scenario.endsWith('-merchants') ? fx.outflows.length : 1;
+      row.note = `${scenario.startsWith('refund') ? 'wallet refunds' : 'payouts to wallets'} of ${OUTFLOW} KES, ${merchants} merchant(s) in turn (one merchant's outflows serialise on its balance row)`;
+    }
     if (scenario === 'mobile-money') await settled(purse.base, fx.token);
   }
   // Purse is stopped before the reference points so that nothing of it (settlement worker,
@@ -642,6 +757,13 @@ async function storedOutcomes(benchDb: pg.Client | null): Promise<string[]> {
       `SELECT split_part(reference, '-', 1) AS prefix, method_type, status, count(*)::int AS n FROM charges WHERE kind = 'payment' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     );
     for (const o of r.rows) outcomes.push(`${o.prefix}, ${o.method_type}, ${o.status}: ${o.n}`);
+    // Outflows: a payout refused for funds is written as failed (201), so it must show here.
+    const f = await benchDb.query(
+      `SELECT split_part(reference, '-', 1) AS prefix, kind, destination_type, status, coalesce(failure_code, '') AS failure, count(*)::int AS n
+       FROM outflows GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+    );
+    for (const o of f.rows)
+      outcomes.push(`${o.prefix}, ${o.kind} to ${o.destination_type}, ${o.status}${o.failure ? ` (${o.failure})` : ''}: ${o.n}`);
   }
   return outcomes;
 }
@@ -661,7 +783,15 @@ function ratiosOf(rows: Row[]): Ratio[] {
           note: `${Math.round(a.requestsPerS).toLocaleString('en-US')} / ${Math.round(b.requestsPerS).toLocaleString('en-US')} per s, ${b.target}`,
         }
       : { name, value: null, note: !a?.requestsPerS ? 'wallet scenario not run' : (b?.note ?? 'not run') };
-  return [ratio('Purse / baseline (wallet payment)', purseWallet, baselineRow), ratio('Purse / ceiling', purseWallet, ceilingRow)];
+  const outflowRatios = OUTFLOW_SCENARIOS.flatMap((s) => {
+    const row = rows.find((r) => r.scenario === s && r.target === 'purse');
+    return row && purseWallet ? [ratio(`${s} / wallet payment`, row, purseWallet)] : [];
+  });
+  return [
+    ratio('Purse / baseline (wallet payment)', purseWallet, baselineRow),
+    ratio('Purse / ceiling', purseWallet, ceilingRow),
+    ...outflowRatios,
+  ];
 }
 
 /** The lines above the table: machine, database, load and how the figures are computed. */
@@ -721,9 +851,11 @@ async function main(): Promise<void> {
     const needsReference = !opts.embedded && opts.scenarios.some((s) => s === 'baseline' || s === 'ceiling');
     // With the embedded database the operator command must run before the server opens DATA_DIR.
     if (opts.embedded) await createMerchant(run, 'bench', 'bench');
+    if (opts.embedded) for (const key of outflowMerchantKeys(run)) await createMerchant(run, key, `bench-${key}`);
     const purse = await startPurse(run);
     if (!opts.embedded) {
       await createMerchant(run, 'bench', 'bench');
+      for (const key of outflowMerchantKeys(run)) await createMerchant(run, key, `bench-${key}`);
       if (needsReference) {
         await createMerchant(run, 'baseline', 'bench-baseline');
         await createMerchant(run, 'ceiling', 'bench-ceiling');

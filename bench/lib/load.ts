@@ -18,8 +18,8 @@ export interface RequestSpec {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Called before every request: returns what changes (a fresh body or path). */
-  next?: () => { body?: string; path?: string };
+  /** Called before every request: returns what changes (a fresh body or path, other headers). */
+  next?: () => { body?: string; path?: string; headers?: Record<string, string> };
 }
 
 export interface LoadResult {

@@ -89,7 +89,7 @@ export function markdown(input: {
     for (const t of input.targets) lines.push(`- ${t.met === null ? 'n/a' : t.met ? 'MET' : 'NOT MET'}: ${t.name} — ${t.detail}`);
   }
   if (input.outcomes.length) {
-    lines.push('', 'Stored payments by scenario (reference prefix, method, status: count):');
+    lines.push('', 'Stored payments and outflows by scenario (reference prefix, method or kind, status: count):');
     for (const o of input.outcomes) lines.push(`- ${o}`);
   }
   lines.push('');

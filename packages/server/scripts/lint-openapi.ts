@@ -4,31 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pino } from 'pino';
-import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createPgliteDb } from '../src/db/db.ts';
-import { buildDeps } from '../src/deps.ts';
-import { TEST_ENV } from '../test/helpers/app.ts';
+import { generateDocument } from './openapi-document.ts';
 
 const SERVER_DIR = new URL('..', import.meta.url).pathname;
 // Under the config's folder, at the path .redocly.lint-ignore.yaml names (.tmp is git-ignored).
 const DOCUMENT = join(SERVER_DIR, '.tmp/openapi.json');
 const REDOCLY = join(SERVER_DIR, '../../node_modules/.bin/redocly');
-
-async function generateDocument(): Promise<unknown> {
-  const db = await createPgliteDb(new PGlite());
-  const deps = await buildDeps(loadConfig(TEST_ENV), { db, logger: pino({ level: 'silent' }) });
-  const app = await createApp(deps);
-  try {
-    await app.ready();
-    return app.swagger();
-  } finally {
-    await app.close();
-    await deps.close();
-  }
-}
 
 function redocly(format: 'json' | 'stylish') {
   const result = spawnSync(REDOCLY, ['lint', DOCUMENT, '--config', join(SERVER_DIR, 'redocly.yaml'), '--format', format], {

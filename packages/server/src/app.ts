@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import { registerBalanceTransactionRoutes } from './balance/routes.ts';
 import type { Deps } from './deps.ts';
 import { registerEventRoutes } from './events/routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -13,7 +14,9 @@ import { registerOAuthRoutes } from './oauth/routes.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
+import { registerPayoutRoutes } from './payouts/routes.ts';
 import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
+import { registerRefundRoutes } from './refunds/routes.ts';
 import { registerSandboxControlRoutes } from './sandbox-controls/routes.ts';
 import { newId } from './shared/ids.ts';
 import { registerTopupRoutes } from './topups/routes.ts';
@@ -46,15 +49,27 @@ export async function createApp(deps: Deps) {
   registerJsonParser(app);
   registerErrorHandler(app);
   registerNotFound(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
 
-  const { oauth, merchants, wallets, charges, transfers, sandboxControls, events, webhooks, providerCallbacks } = deps.services;
+  const {
+    oauth,
+    merchants,
+    wallets,
+    charges,
+    transfers,
+    outflows,
+    balanceTransactions,
+    sandboxControls,
+    events,
+    webhooks,
+    providerCallbacks,
+  } = deps.services;
   await app.register(async (token) => {
     // Form bodies only for the token endpoint; every /v1 route takes JSON alone.
     await token.register(formbody, { bodyLimit: 4 * 1024 });
     registerOAuthRoutes(token, { oauth });
   });
-  registerOpsRoutes(app, { db: deps.db.db, metrics: deps.metrics });
+  registerOpsRoutes(app, { db: deps.db.db, metrics: deps.metrics, publicBaseUrl: deps.config.publicBaseUrl });
   // A scope of its own: the callback route keeps the raw body (the provider signs the bytes).
   await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, { providerCallbacks }));
   // Every domain route is listed here, in the order the OpenAPI document shows them.
@@ -65,7 +80,10 @@ export async function createApp(deps: Deps) {
       registerWalletRoutes(v1, { wallets });
       registerPaymentRoutes(v1, { charges });
       registerTopupRoutes(v1, { charges });
+      registerRefundRoutes(v1, { outflows });
+      registerPayoutRoutes(v1, { outflows });
       registerTransferRoutes(v1, { transfers });
+      registerBalanceTransactionRoutes(v1, { balanceTransactions });
       registerSandboxControlRoutes(v1, { sandboxControls });
       registerEventRoutes(v1, { events });
       registerWebhookRoutes(v1, { webhooks });

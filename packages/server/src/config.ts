@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { present } from './shared/invariant.ts';
 
@@ -12,9 +13,17 @@ export interface Config {
   /** Server processes sharing the port (node:cluster); more than 1 needs PostgreSQL. */
   readonly processes: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** json (one object per line, for machines) or pretty (coloured lines, for a terminal: the default when stdout is one). */
+  readonly logFormat: 'json' | 'pretty';
   readonly tokenTtlS: number;
-  /** Key for HMACs of secrets, tokens and card numbers; null: generated and kept in the database. */
+  /**
+   * The service key: root of every HMAC (secrets, tokens, card numbers) and of the webhook-secret
+   * encryption. PURSE_SECRET_KEY or PURSE_SECRET_KEY_FILE; required on PostgreSQL. null (PGlite
+   * only): a key file generated in DATA_DIR. Never stored in the database.
+   */
   readonly secretKey: string | null;
+  /** During a rotation: the old key, still accepted to verify and decrypt until `purse rekey`. */
+  readonly previousSecretKey: string | null;
   readonly rateLimitPerS: number;
   readonly tokenFailureLimit: number;
   readonly mobileMoneyExpiryS: number;
@@ -31,6 +40,8 @@ export interface Config {
   readonly maxAmounts: Readonly<Record<string, string>>;
   readonly defaultMaxAmount: string;
   readonly allowPrivateWebhookUrls: boolean;
+  /** Sandbox merchants may register loopback webhook and callback URLs (development). */
+  readonly sandboxLoopbackWebhooks: boolean;
   /** Seconds to wait before each retry of a webhook delivery; after the last, it is failed. */
   readonly webhookRetryScheduleS: readonly number[];
   readonly webhookTimeoutMs: number;
@@ -42,6 +53,27 @@ export interface Config {
    * read-modify-write, which loses updates under concurrency. Never set it anywhere else.
    */
   readonly negativeControlRmwDebit: boolean;
+  /** Country calling code → mobile-money network, for numbers whose provider is not named. */
+  readonly mobileMoneyRoutes: readonly (readonly [string, string])[];
+  /** PURSE_PUBLIC_URL without a trailing slash: where clients and providers reach this service; null when unset. */
+  readonly publicBaseUrl: string | null;
+  /** MTN MoMo Open API credentials; null when no PURSE_MTN_* variable is set (MTN off). */
+  readonly mtn: MtnConfig | null;
+}
+
+export interface MtnProductCredentials {
+  readonly subscriptionKey: string;
+  readonly apiUser: string;
+  readonly apiKey: string;
+}
+
+export interface MtnConfig {
+  readonly baseUrl: string;
+  readonly targetEnvironment: string;
+  /** Where MTN calls back: {publicUrl}/provider-callbacks/mtn. */
+  readonly publicUrl: string;
+  readonly collection: MtnProductCredentials;
+  readonly disbursement: MtnProductCredentials;
 }
 
 export class ConfigError extends Error {}
@@ -111,15 +143,127 @@ function processes(env: Env, databaseUrl: string | null): number {
   return n;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+const DEFAULT_MOBILE_MONEY_ROUTES = '254:mpesa,256:mtn,233:mtn,250:mtn,260:mtn,237:mtn,225:mtn,229:mtn';
+
+function mobileMoneyRoutes(env: Env): [string, string][] {
+  const raw = env.PURSE_MOBILE_MONEY_ROUTES ?? DEFAULT_MOBILE_MONEY_ROUTES;
+  const out: [string, string][] = [];
+  for (const pair of raw.split(',').filter((p) => p.trim() !== '')) {
+    const match = /^\s*(\d{1,4}):([a-z0-9_-]{1,32})\s*$/.exec(pair);
+    if (!match) throw new ConfigError(`PURSE_MOBILE_MONEY_ROUTES: "${pair}" must look like 256:mtn`);
+    out.push([present(match[1], 'code'), present(match[2], 'network')]);
+  }
+  return out;
+}
+
+function logFormat(env: NodeJS.ProcessEnv): Config['logFormat'] {
+  const raw = env.PURSE_LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (raw !== 'json' && raw !== 'pretty') throw new ConfigError('PURSE_LOG_FORMAT must be json or pretty');
+  return raw;
+}
+
+function publicBaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.PURSE_PUBLIC_URL ?? '';
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PURSE_PUBLIC_URL must be an absolute http(s) URL, such as https://pay.example.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('PURSE_PUBLIC_URL must be an http or https URL');
+  return raw.replace(/\/+$/, '');
+}
+
+const MTN_VARIABLES = [
+  'PURSE_MTN_BASE_URL',
+  'PURSE_MTN_TARGET_ENVIRONMENT',
+  'PURSE_MTN_COLLECTION_SUBSCRIPTION_KEY',
+  'PURSE_MTN_COLLECTION_API_USER',
+  'PURSE_MTN_COLLECTION_API_KEY',
+  'PURSE_MTN_DISBURSEMENT_SUBSCRIPTION_KEY',
+  'PURSE_MTN_DISBURSEMENT_API_USER',
+  'PURSE_MTN_DISBURSEMENT_API_KEY',
+  'PURSE_PUBLIC_URL',
+] as const;
+
+/** All MTN variables or none: a partial set refuses to start, naming what is missing (never printing a value). */
+function mtn(env: Env): MtnConfig | null {
+  const given = MTN_VARIABLES.filter((name) => (env[name] ?? '') !== '');
+  const mtnGiven = given.filter((name) => name !== 'PURSE_PUBLIC_URL');
+  if (mtnGiven.length === 0) return null;
+  const missing = MTN_VARIABLES.filter((name) => !given.includes(name));
+  if (missing.length > 0) throw new ConfigError(`MTN MoMo is partly configured: missing ${missing.join(', ')}`);
+  const value = (name: (typeof MTN_VARIABLES)[number]) => present(env[name], name);
+  for (const name of ['PURSE_MTN_BASE_URL', 'PURSE_PUBLIC_URL'] as const) {
+    let url: URL;
+    try {
+      url = new URL(value(name));
+    } catch {
+      throw new ConfigError(`${name} must be an http(s) URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+  return Object.freeze({
+    baseUrl: value('PURSE_MTN_BASE_URL').replace(/\/+$/, ''),
+    targetEnvironment: value('PURSE_MTN_TARGET_ENVIRONMENT'),
+    publicUrl: value('PURSE_PUBLIC_URL').replace(/\/+$/, ''),
+    collection: Object.freeze({
+      subscriptionKey: value('PURSE_MTN_COLLECTION_SUBSCRIPTION_KEY'),
+      apiUser: value('PURSE_MTN_COLLECTION_API_USER'),
+      apiKey: value('PURSE_MTN_COLLECTION_API_KEY'),
+    }),
+    disbursement: Object.freeze({
+      subscriptionKey: value('PURSE_MTN_DISBURSEMENT_SUBSCRIPTION_KEY'),
+      apiUser: value('PURSE_MTN_DISBURSEMENT_API_USER'),
+      apiKey: value('PURSE_MTN_DISBURSEMENT_API_KEY'),
+    }),
+  });
+}
+
+/** How to make a key, said wherever one is missing. */
+export const MAKE_KEY_HINT =
+  "make one with `openssl rand -base64 48` (or `node -e \"console.log(require('crypto').randomBytes(48).toString('base64'))\"`)";
+
+/** A key from NAME or NAME_FILE (a path to a file holding it, trailing newline ignored). */
+function keyFrom(env: Env, name: string): string | null {
+  const direct = env[name] || null;
+  const file = env[`${name}_FILE`] || null;
+  if (direct !== null && file !== null) throw new ConfigError(`set ${name} or ${name}_FILE, not both`);
+  let key = direct;
+  if (file !== null) {
+    try {
+      key = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (key !== null && key.length < 32) throw new ConfigError(`${name} must be at least 32 characters; ${MAKE_KEY_HINT}`);
+  return key;
+}
+
+export interface LoadConfigOptions {
+  /** The one command that runs without a key on PostgreSQL (`purse key export-legacy`). */
+  keyOptional?: boolean;
+}
+
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
-  const secretKey = env.PURSE_SECRET_KEY || null;
-  if (secretKey !== null && secretKey.length < 32) throw new ConfigError('PURSE_SECRET_KEY must be at least 32 characters');
+  const secretKey = keyFrom(env, 'PURSE_SECRET_KEY');
+  const previousSecretKey = keyFrom(env, 'PURSE_SECRET_KEY_PREVIOUS');
+  if (databaseUrl !== null && secretKey === null && !options.keyOptional) {
+    throw new ConfigError(`PostgreSQL needs PURSE_SECRET_KEY (or PURSE_SECRET_KEY_FILE, a path to a file holding it); ${MAKE_KEY_HINT}`);
+  }
+  if (previousSecretKey !== null && secretKey === null && databaseUrl !== null) {
+    throw new ConfigError('PURSE_SECRET_KEY_PREVIOUS needs PURSE_SECRET_KEY (the new key)');
+  }
+  if (previousSecretKey !== null && previousSecretKey === secretKey)
+    throw new ConfigError('PURSE_SECRET_KEY_PREVIOUS equals PURSE_SECRET_KEY');
   const defaultMax = env.PURSE_MAX_AMOUNT_DEFAULT || '100000000';
   if (!/^\d{1,15}$/.test(defaultMax)) throw new ConfigError('PURSE_MAX_AMOUNT_DEFAULT must be a whole number of major units');
   return Object.freeze({
@@ -130,8 +274,10 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: int(env, 'PURSE_DB_POOL_SIZE', 16, 1, 200),
     processes: processes(env, databaseUrl),
     logLevel,
+    logFormat: logFormat(env),
     tokenTtlS: int(env, 'PURSE_TOKEN_TTL_S', 3600, 1, 86400),
     secretKey,
+    previousSecretKey,
     rateLimitPerS: int(env, 'PURSE_RATE_LIMIT_PER_S', 100, 0, 1_000_000),
     tokenFailureLimit: int(env, 'PURSE_TOKEN_FAILURE_LIMIT', 10, 1, 1_000_000),
     mobileMoneyExpiryS: int(env, 'PURSE_MOBILE_MONEY_EXPIRY_S', 300, 1, 86400),
@@ -143,11 +289,16 @@ export function loadConfig(env: Env = process.env): Config {
     maxAmounts: Object.freeze(maxAmounts(env)),
     defaultMaxAmount: defaultMax,
     allowPrivateWebhookUrls: bool(env, 'PURSE_ALLOW_PRIVATE_WEBHOOK_URLS', false),
+    // On by default on the embedded database (a developer's machine), off on PostgreSQL.
+    sandboxLoopbackWebhooks: bool(env, 'PURSE_SANDBOX_LOOPBACK_WEBHOOKS', databaseUrl === null),
     webhookRetryScheduleS: Object.freeze(retrySchedule(env)),
     webhookTimeoutMs: int(env, 'PURSE_WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000),
     workerEnabled: bool(env, 'PURSE_WORKER', true),
     workerIntervalMs: int(env, 'PURSE_WORKER_INTERVAL_MS', 500, 5, 60_000),
     bootstrapMerchant: bool(env, 'PURSE_BOOTSTRAP_MERCHANT', true),
     negativeControlRmwDebit: bool(env, 'PURSE_NEGATIVE_CONTROL_RMW_DEBIT', false),
+    mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
+    mtn: mtn(env),
+    publicBaseUrl: publicBaseUrl(env),
   });
 }

@@ -1,19 +1,26 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
+import { createBalanceTransactionService } from './balance/service.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
 import { createSettlementWorker } from './charges/worker.ts';
 import type { Config } from './config.ts';
+import { createMtnConnector } from './connectors/mtn/connector.ts';
 import { createConnectorRegistry } from './connectors/registry.ts';
 import { createSandboxConnector } from './connectors/sandbox/connector.ts';
-import { createDb, type Db, type DbHandle } from './db/db.ts';
+import { createDb, type DbHandle } from './db/db.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createEventService } from './events/service.ts';
 import { createMerchantService } from './merchants/service.ts';
 import { createOAuthService } from './oauth/service.ts';
+import { createTokenPurgeWorker } from './oauth/worker.ts';
 import { createMetrics } from './ops/metrics.ts';
+import { createOutflowService } from './outflows/service.ts';
+import { createOutflowSettlement } from './outflows/settlement.ts';
+import { createOutflowWorker } from './outflows/worker.ts';
 import { createProviderCallbackService } from './provider-callbacks/service.ts';
 import { createSandboxControls } from './sandbox-controls/service.ts';
+import { resolveServiceKeys } from './service-key.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
 import { loggerOptions } from './shared/logging.ts';
 import { createTransferService } from './transfers/service.ts';
@@ -21,28 +28,14 @@ import { createWalletService } from './wallets/service.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import { createDeliveryWorker } from './webhooks/worker.ts';
 
-/**
- * The key behind every HMAC (secrets, tokens, card fingerprints). PURSE_SECRET_KEY in production;
- * without it a random key is generated once and kept in the database, so every process of one
- * deployment agrees (insert-if-absent, then read: the database decides the winner).
- */
-async function loadHashKey(db: Db, configured: string | null): Promise<Buffer> {
-  return deriveHashKey(configured ?? (await storedKey(db)));
-}
-
 /** The HMAC key of a service key (PURSE_SECRET_KEY); a test acting as the sandbox provider derives it too. */
 export function deriveHashKey(secretKey: string): Buffer {
   return createHmac('sha256', secretKey).update('purse-hash-key-v1').digest();
 }
 
-async function storedKey(db: Db): Promise<string> {
-  await db
-    .insertInto('settings')
-    .values({ key: 'generated_secret_key', value: randomBytes(32).toString('base64url') })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'generated_secret_key').executeTakeFirstOrThrow();
-  return row.value;
+/** The webhook-secret encryption key of a hash key. */
+export function deriveEncryptionKey(hashKey: Buffer): Buffer {
+  return createHmac('sha256', hashKey).update('purse-encryption-key-v1').digest();
 }
 
 export interface BuildDepsOptions {
@@ -57,17 +50,27 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   const db = options.db ?? (await createDb(config));
   await migrateToLatest(db.db);
   const clock = options.clock ?? systemClock;
-  const hashKey = await loadHashKey(db.db, config.secretKey);
+  const logger = options.logger ?? pino(loggerOptions(config.logLevel, config.logFormat));
+  let keys;
+  try {
+    keys = await resolveServiceKeys(db.db, config, logger);
+  } catch (error) {
+    if (!options.db) await db.close();
+    throw error;
+  }
+  const hashKey = deriveHashKey(keys.current);
+  // During a rotation (PURSE_SECRET_KEY_PREVIOUS): still accepted to verify and decrypt.
+  const previousHashKey = keys.previous === null ? null : deriveHashKey(keys.previous);
   const metrics = createMetrics({ defaultMetrics: true });
   const oauth = createOAuthService({
     db: db.db,
     clock,
     hashKey,
+    previousHashKey,
     tokenTtlS: config.tokenTtlS,
     failureLimit: config.tokenFailureLimit,
   });
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
-  const logger = options.logger ?? pino(loggerOptions(config.logLevel));
   const sandboxConnector = createSandboxConnector({
     db: db.db,
     clock,
@@ -77,35 +80,77 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   });
   // Every connector, once: each declares the routes it serves. A provider is its folder under
   // connectors/ plus its line here.
-  const registry = createConnectorRegistry([sandboxConnector]);
+  const registry = createConnectorRegistry([
+    sandboxConnector,
+    ...(config.mtn ? [createMtnConnector({ config: config.mtn, hashKey })] : []),
+  ]);
   const settlement = createSettlement({ db: db.db, clock, registry, log: logger, providerTimeoutMs: config.providerTimeoutMs });
-  const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, log: logger });
+  const outflowSettlement = createOutflowSettlement({
+    db: db.db,
+    clock,
+    registry,
+    log: logger,
+    providerTimeoutMs: config.providerTimeoutMs,
+  });
+  const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
   const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const transfers = createTransferService({ db: db.db, clock, config, hashKey });
-  const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement });
+  const outflows = createOutflowService({ db: db.db, clock, config, hashKey, registry, settlement: outflowSettlement });
+  const balanceTransactions = createBalanceTransactionService({ db, config });
+  const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement, outflowSettlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });
-  const encryptionKey = createHmac('sha256', hashKey).update('purse-encryption-key-v1').digest();
+  const outflowWorker = createOutflowWorker({
+    db: db.db,
+    clock,
+    settlement: outflowSettlement,
+    log: logger,
+    intervalMs: config.workerIntervalMs,
+  });
+  // The first encrypts; both decrypt while a rotation is under way.
+  const encryptionKey: readonly Buffer[] = [
+    deriveEncryptionKey(hashKey),
+    ...(previousHashKey ? [deriveEncryptionKey(previousHashKey)] : []),
+  ];
   const events = createEventService({ db: db.db, clock });
   const webhooks = createWebhookService({ db: db.db, clock, config, encryptionKey });
   const deliveryWorker = createDeliveryWorker({ db: db.db, clock, config, encryptionKey, log: logger });
+  const tokenPurgeWorker = createTokenPurgeWorker({ db: db.db, clock, log: logger, intervalMs: config.workerIntervalMs });
   return {
     config,
     db,
     clock,
     metrics,
     hashKey,
+    previousHashKey,
     logger,
     registry,
     sandboxConnector,
     settlement,
+    outflowSettlement,
     worker,
+    outflowWorker,
     deliveryWorker,
+    tokenPurgeWorker,
     encryptionKey,
-    services: { merchants, oauth, charges, wallets, transfers, sandboxControls, events, webhooks, providerCallbacks },
+    services: {
+      merchants,
+      oauth,
+      charges,
+      wallets,
+      transfers,
+      outflows,
+      balanceTransactions,
+      sandboxControls,
+      events,
+      webhooks,
+      providerCallbacks,
+    },
     async close(): Promise<void> {
       await worker.stop();
+      await outflowWorker.stop();
       await deliveryWorker.stop();
+      await tokenPurgeWorker.stop();
       await db.close();
     },
   };

@@ -59,10 +59,25 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+    process.stderr.write(
+      code === 'EADDRINUSE'
+        ? `purse: port ${config.port} on ${config.host} is already in use (another Purse?). Stop it, or start on another port: PORT=${config.port + 1} npm start\n`
+        : `purse: not allowed to listen on port ${config.port} of ${config.host}. Use a port above 1023: PORT=8080 npm start\n`,
+    );
+    await deps.close();
+    lock?.release();
+    process.exit(1);
+  }
   if (config.workerEnabled) {
     deps.worker.start();
+    deps.outflowWorker.start();
     deps.deliveryWorker.start();
+    deps.tokenPurgeWorker.start();
   }
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
   if (!config.databaseUrl && config.bootstrapMerchant) await bootstrapSandboxMerchant(deps.services.merchants, baseUrl);
@@ -70,6 +85,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`purse: invalid configuration: ${error.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`purse: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,17 +1,23 @@
-// The negative controls of the double-spend tests (docs/money-safety.md rule 5): the same runs as
-// test/concurrency/double-spend.test.ts (wallet payments) and test/transfers/storm.test.ts
-// (transfers), against PostgreSQL, with the deliberately broken read-modify-write debit
-// (PURSE_NEGATIVE_CONTROL_RMW_DEBIT=true). Each must lose updates, i.e. let MORE than the
-// covered number succeed: proof that both tests can fail.
+// The negative controls of the double-spend tests (docs/money-safety.md rules 5, 11 and 12): the
+// same runs as test/concurrency/double-spend.test.ts (wallet payments), test/transfers/storm.test.ts
+// (transfers), test/outflows/refund-storm.test.ts (refunds of one payment) and
+// test/outflows/payout-storm.test.ts (payouts from the merchant's funds), against PostgreSQL, with
+// the deliberately broken read-modify-write debit (PURSE_NEGATIVE_CONTROL_RMW_DEBIT=true: the
+// numbers are read without a lock, then written back as absolute values). Each must lose updates,
+// i.e. let MORE than the covered number through: proof that each test can fail. Refunds and payouts
+// are counted from the outflows (answers, and the lists), not from amount_refunded or the balance
+// columns, which the broken mode overwrites; a 5xx (a CHECK that stopped a write) is not a success.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:negative-control
 //
 // Not a *.test.ts file: `npm test` does not run it. It creates its own database and drops it.
-// Exit 0 only when both controls failed as expected (successes > covered); 1 otherwise.
+// Exit 0 only when every control failed as expected (successes > covered); 1 otherwise.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isHealthy, verifyLedger } from '../src/ledger/verify.ts';
 import { runDoubleSpend } from './concurrency/double-spend.ts';
+import { runPayoutStorm } from './concurrency/payout-storm.ts';
+import { runRefundStorm } from './concurrency/refund-storm.ts';
 import { type ApiClient, figuresLine, httpClient } from './concurrency/support.ts';
 import { runTransferStorm } from './concurrency/transfer-storm.ts';
 import { buildTestApp, createTestMerchant, type TestApp } from './helpers/app.ts';
@@ -23,6 +29,18 @@ const CONCURRENCY = 64;
 /** The transfer storm of test/transfers/storm.test.ts: a source covering 10 transfers, 100 at once. */
 const TRANSFERS_COVERED = 10;
 const TRANSFER_ATTEMPTS = 100;
+/**
+ * The wallet refund storm of test/outflows/refund-storm.test.ts (a 10.00 wallet payment, refunds
+ * of 1.00 back into the wallet), with more attempts. Wallet refunds hold nothing in reserve: a card
+ * refund is held for the instant of its provider call, and in the broken mode that trips the
+ * CHECK (reserved <= debited) on merchant_balances (debited written back too low) for most
+ * requests (500s), so the card run shows the race only now and then.
+ */
+const REFUNDS_COVERED = 10;
+const REFUND_ATTEMPTS = 100;
+/** The payout storm of test/outflows/payout-storm.test.ts (funds of 10.00, payouts of 1.00 to a wallet), with more attempts. */
+const PAYOUTS_COVERED = 10;
+const PAYOUT_ATTEMPTS = 100;
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const adminUrl = process.env.DATABASE_URL;
@@ -83,6 +101,68 @@ async function transfersControl(app: TestApp, client: ApiClient): Promise<boolea
   return false;
 }
 
+/** The refund storm: true when refunds that are not failed add up to more than the payment. */
+async function refundsControl(app: TestApp, client: ApiClient): Promise<boolean> {
+  const figures = await runRefundStorm(client, {
+    means: 'wallet',
+    paymentAmount: '10.00',
+    amount: '1.00',
+    attempts: REFUND_ATTEMPTS,
+    concurrency: CONCURRENCY,
+  });
+  const ledger = await verifyLedger(app.deps.db.db);
+  process.stdout.write(
+    `${figuresLine('negative control, refunds (postgres, http, unlocked check-then-act)', {
+      ...figures,
+      ledgerHealthy: isHealthy(ledger),
+      overRefunded: ledger.overRefunded,
+    })}\n`,
+  );
+  if (figures.successes > REFUNDS_COVERED) {
+    process.stdout.write(
+      `negative control: refunds FAILED AS EXPECTED: ${figures.successes} refunds of 1.00 accepted on a 10.00 wallet payment ` +
+        `(listed not failed: ${figures.listedNotFailed}, summing ${figures.listedNotFailedSum} minor units, while amount_refunded reads ` +
+        `${figures.amountRefunded}; 5xx: ${figures.serverErrors}); the refund storm test can fail.\n`,
+    );
+    return true;
+  }
+  process.stdout.write(
+    `negative control: refunds DID NOT FAIL: ${figures.successes} successes (expected more than ${REFUNDS_COVERED}; 5xx: ${figures.serverErrors}); this run proves nothing.\n`,
+  );
+  return false;
+}
+
+/** The payout storm (to a wallet: no reserve, so the reserved <= debited CHECK stays out of it): true when more than the funds went out. */
+async function payoutsControl(app: TestApp, client: ApiClient): Promise<boolean> {
+  const figures = await runPayoutStorm(client, {
+    covered: PAYOUTS_COVERED,
+    attempts: PAYOUT_ATTEMPTS,
+    concurrency: CONCURRENCY,
+    amount: '1.00',
+    destinations: 'wallet',
+  });
+  const ledger = await verifyLedger(app.deps.db.db);
+  process.stdout.write(
+    `${figuresLine('negative control, payouts (postgres, http, unlocked check-then-act)', {
+      ...figures,
+      ledgerHealthy: isHealthy(ledger),
+      fundsMismatches: ledger.fundsMismatches,
+    })}\n`,
+  );
+  if (figures.successes > PAYOUTS_COVERED) {
+    process.stdout.write(
+      `negative control: payouts FAILED AS EXPECTED: ${figures.successes} payouts of 1.00 accepted against funds of 10.00 ` +
+        `(the wallet received ${figures.walletBalance} minor units; GET /v1/balance reads available ${figures.available}; 5xx: ${figures.serverErrors}); ` +
+        `the payout storm test can fail.\n`,
+    );
+    return true;
+  }
+  process.stdout.write(
+    `negative control: payouts DID NOT FAIL: ${figures.successes} successes (expected more than ${PAYOUTS_COVERED}; 5xx: ${figures.serverErrors}); this run proves nothing.\n`,
+  );
+  return false;
+}
+
 async function main(): Promise<number> {
   if (!adminUrl) {
     process.stderr.write('negative control: DATABASE_URL is required (PGlite runs one transaction at a time and cannot show the race).\n');
@@ -101,7 +181,15 @@ async function main(): Promise<number> {
     const client = httpClient([`http://127.0.0.1:${port}`], merchant.auth);
     const payments = await paymentsControl(app, client);
     const transfers = await transfersControl(app, client);
-    return payments && transfers ? 0 : 1;
+    // Fresh merchants: the payout storm needs funds of exactly 10.00, the refund storm its own cushion.
+    const base = `http://127.0.0.1:${port}`;
+    const refunder = await createTestMerchant(app, 'Negative control, refunds');
+    const refunds = await refundsControl(app, httpClient([base], refunder.auth));
+    const payer = await createTestMerchant(app, 'Negative control, payouts');
+    const payouts = await payoutsControl(app, httpClient([base], payer.auth));
+    const verdicts = { payments, transfers, refunds, payouts };
+    process.stdout.write(`negative control: failed as expected: ${JSON.stringify(verdicts)}\n`);
+    return Object.values(verdicts).every(Boolean) ? 0 : 1;
   } finally {
     if (app) {
       await app.close();

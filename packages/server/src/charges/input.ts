@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../config.ts';
 import { ApiError } from '../shared/errors.ts';
 import { amountErrorMessage, formatAmount, maxAmountMinor, parseAmount } from '../shared/money.ts';
-import { checkCallbackUrl, URL_PROBLEM_MESSAGES } from '../webhooks/url-guard.ts';
+import { addressPolicy, checkCallbackUrl, URL_PROBLEM_MESSAGES } from '../webhooks/url-guard.ts';
 import type { CardInput, CustomerInput, MobileMoneyInput } from './schemas.ts';
 
 /** Turns validated-shape request fields into canonical values, refusing what the schema cannot see. */
@@ -93,9 +93,13 @@ export function checkCustomer(customer: Static<typeof CustomerInput> | undefined
   };
 }
 
-export function checkCallback(url: string | undefined, config: Pick<Config, 'allowPrivateWebhookUrls'>): string | null {
+export function checkCallback(
+  url: string | undefined,
+  config: Pick<Config, 'allowPrivateWebhookUrls' | 'sandboxLoopbackWebhooks'>,
+  livemode: boolean,
+): string | null {
   if (url === undefined) return null;
-  const problem = checkCallbackUrl(url, config.allowPrivateWebhookUrls);
+  const problem = checkCallbackUrl(url, addressPolicy(config, livemode));
   if (problem) throw invalid('callback_url', URL_PROBLEM_MESSAGES[problem]);
   return url;
 }

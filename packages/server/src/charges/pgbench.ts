@@ -62,7 +62,9 @@ export function walletPaymentForPgbench(values: PgbenchValues, fixed: { amountMi
     fingerprint: { amount: 'x'.repeat(43), currency: 'x'.repeat(43), payment_method: 'x'.repeat(43), metadata: 'x'.repeat(43) },
   };
   const base = pendingRow(auth, prepared, token(values.paymentId), NOW, 'purse');
-  const compiled = walletPaymentStatement(base, ids, { kind: 'conditional' }).compile(compiler);
+  // The merchant balance shard: random per payment in Purse (creditShard), random per transaction here.
+  const shard = token('1 + floor(random() * 15)');
+  const compiled = walletPaymentStatement(base, ids, { kind: 'conditional' }, shard).compile(compiler);
   const render = (value: unknown): string => {
     if (value === NOW) return 'now()';
     if (value === null) return 'NULL';

@@ -135,7 +135,7 @@ export async function prepareCharge(
   const amountMinor = input.checkAmount(body.amount, currency, config);
   const described = describeMethod(body, now, hashKey);
   const customer = input.checkCustomer(body.customer);
-  const callbackUrl = input.checkCallback(body.callback_url, config);
+  const callbackUrl = input.checkCallback(body.callback_url, config, auth.livemode);
   const description = body.description ?? null;
   const metadata = body.metadata ?? {};
 
@@ -208,5 +208,6 @@ export function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: stri
     next_check_at: null,
     lease_until: null,
     attempts: 0,
+    amount_refunded: '0',
   };
 }

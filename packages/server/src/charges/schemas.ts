@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { METHOD_TYPES, type MethodType } from '../db/schema.ts';
+import { LateOutcomeSchema } from '../events/late-outcome.ts';
 
 /**
  * Request and response schemas shared by payments and top-ups. Types and shapes are checked
@@ -35,7 +36,16 @@ export const CallbackUrl = Type.String({
 export const PhoneNumber = Type.String({ maxLength: 16, description: 'E.164, e.g. +254712345678.', examples: ['+254712345678'] });
 
 export const MobileMoneyInput = Type.Object(
-  { phone_number: PhoneNumber, provider: Type.Optional(Type.String({ minLength: 1, maxLength: 40, examples: ['mpesa'] })) },
+  {
+    phone_number: PhoneNumber,
+    provider: Type.Optional(
+      Type.Union([Type.Literal('mtn'), Type.Literal('mpesa')], {
+        description:
+          "The mobile-money network: mtn (MTN MoMo) or mpesa (Safaricom M-Pesa). Absent: the network of the number's country calling code.",
+        examples: ['mpesa'],
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const CardInput = Type.Object(
@@ -107,6 +117,7 @@ const commonViewFields = {
   updated_at: Timestamp,
   completed_at: Nullable(Timestamp),
   expires_at: Nullable(Timestamp),
+  late_outcome: LateOutcomeSchema,
 };
 
 export const PaymentView = Type.Object(
@@ -114,6 +125,7 @@ export const PaymentView = Type.Object(
     id: Type.String({ examples: ['pay_01jd6x8v1ffq8v2k3m4n5p6q7r'] }),
     object: Type.Literal('payment'),
     ...commonViewFields,
+    amount_refunded: Type.String({ description: 'Pending and succeeded refunds of this payment ("0.00" when none).', examples: ['0.00'] }),
     payment_method: { $ref: 'PaymentMethodView#' } as unknown as typeof PaymentMethodView,
     customer: Type.Union([
       Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone_number: Nullable(Type.String()) }),

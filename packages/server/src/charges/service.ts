@@ -38,7 +38,7 @@ export function createChargeService(deps: {
   /** The connector that serves this means, network and mode, by name; the name stays with the charge. */
   function providerOf(auth: AuthContext, prepared: PreparedCharge): string {
     const method = present(prepared.providerMethod, 'provider method');
-    return registry.route(routeOf(method, auth.livemode))?.name ?? NO_PROVIDER;
+    return registry.route(routeOf(method, auth.livemode, config.mobileMoneyRoutes))?.name ?? NO_PROVIDER;
   }
 
   /** Refusals that need no provider call: no provider configured, or a top-up to a frozen wallet. */

@@ -39,7 +39,8 @@ export function createSettlement(deps: {
 
   /**
    * pending → succeeded | failed, with its ledger posting and event, in one transaction. A final
-   * state never changes: an outcome that contradicts it is kept for reconciliation.
+   * state never changes: an outcome that contradicts it is shown as late_outcome and announced by
+   * its own event, so the merchant can refund or chase.
    */
   async function applyOutcome(charge: ChargeRow, outcome: FinalOutcome): Promise<ChargeRow> {
     const now = clock.now();
@@ -70,9 +71,9 @@ export function createSettlement(deps: {
     if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
       log.warn(
         { charge_id: charge.id, status: existing.status, late: outcome.status },
-        'provider outcome after a final state; kept for reconciliation',
+        'provider outcome after a final state; shown as late_outcome, never applied',
       );
-      await store.recordLateOutcome(db, charge.id, outcome, now);
+      await store.recordLateOutcome(db, existing, outcome, now);
     }
     return existing;
   }

@@ -1,15 +1,19 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import * as queue from '../db/pending-queue.ts';
 import type { ChargeKind, ChargeStatus, MethodType } from '../db/schema.ts';
+import { lateOutcome, type ProviderFinalOutcome, recordLateOutcome as writeLateOutcome } from '../events/late-outcome.ts';
 import { eventType, insertEvents, type NewEvent } from '../events/store.ts';
+import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, providerAccount, walletAccount } from '../ledger/accounts.ts';
+import { merchantCredit } from '../ledger/merchant-balance.ts';
 import { postingCtes } from '../ledger/posting.ts';
 import { walletCredit } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 import { deliveriesFor } from '../webhooks/store.ts';
-import type { ChargeRow } from './view.ts';
+import { type ChargeRow, chargeView } from './view.ts';
 
 /** Every column a new charge is written with, and its type, for the statements that insert one. */
 const CHARGE_COLUMNS = {
@@ -160,7 +164,7 @@ function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder
 /**
  * pending → final in ONE statement: the status change (only from pending: a final state never
  * changes), on success the balanced posting from the provider's account (a top-up's wallet
- * balance moves in the same statement), the event and its deliveries. Returns the updated row,
+ * balance, or a payment's merchant funds, move in the same statement), the event and its deliveries. Returns the updated row,
  * or undefined if it was already final.
  */
 export async function completeCharge(db: Db, p: Completion): Promise<ChargeRow | undefined> {
@@ -183,6 +187,13 @@ export async function completeCharge(db: Db, p: Completion): Promise<ChargeRow |
       WHERE id = ${charge.id} AND status = 'pending'
       RETURNING *
     ), credit AS (${credit}
+    ), funds AS (${merchantCredit({
+      from: sql`fin`,
+      merchantId: sql`fin.merchant_id`,
+      currency: sql`fin.currency`,
+      amount: sql`fin.amount`,
+      where: sql`fin.kind = 'payment' AND fin.status = 'succeeded'`,
+    })}
     ), ${providerPosting(charge, now)}, evs AS (${insertEvents(sql`fin`, fin, [event])}
     ), deliveries AS (${deliveriesFor(sql`evs ev`, charge.merchant_id, charge.callback_url, p.now)})
     SELECT * FROM fin`.execute(db);
@@ -213,72 +224,36 @@ export async function findChargeById(db: Db, id: string) {
   return db.selectFrom('charges').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The provider accepted the request and has not settled it yet. */
-export async function markInitiated(db: Db, id: string, providerReference: string, nextCheckAt: Date, now: Date) {
-  return db
-    .updateTable('charges')
-    .set({
-      provider_reference: providerReference,
-      provider_state: 'initiated',
-      next_check_at: nextCheckAt,
-      lease_until: null,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** Hands the charge to the worker: the lease is dropped and it is looked at again at `nextCheckAt`. */
-export async function releaseCharge(db: Db, id: string, nextCheckAt: Date): Promise<void> {
-  await db
-    .updateTable('charges')
-    .set({ lease_until: null, next_check_at: nextCheckAt })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
-}
-
-/** Takes the lease of a pending charge whose previous holder is gone (or never had one). */
-export async function claimLease(db: Db, id: string, now: Date, leaseUntil: Date) {
-  return db
-    .updateTable('charges')
-    .set({ lease_until: leaseUntil, attempts: sql`attempts + 1` })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returningAll()
-    .executeTakeFirst();
-}
+/** The pending-queue operations (db/pending-queue.ts) on the charges table. */
+export const markInitiated = (db: Db, id: string, providerReference: string, nextCheckAt: Date, now: Date) =>
+  queue.markInitiated<ChargeRow>(db, 'charges', { id, providerReference, nextCheckAt, now });
+export const releaseCharge = (db: Db, id: string, nextCheckAt: Date) => queue.release(db, 'charges', id, nextCheckAt);
+export const claimLease = (db: Db, id: string, now: Date, leaseUntil: Date) =>
+  queue.claimLease<ChargeRow>(db, 'charges', id, now, leaseUntil);
+export const claimDueCharges = (db: Db, now: Date, leaseUntil: Date, limit: number) =>
+  queue.claimDue<ChargeRow>(db, 'charges', now, leaseUntil, limit);
 
 /**
- * Claims up to `limit` due pending charges for this worker. SKIP LOCKED lets several server
- * processes share the queue; the lease keeps a request that is still calling the provider safe.
+ * A provider outcome that contradicts a final state: never applied, kept on the charge and
+ * announced by `payment.late_outcome` / `topup.late_outcome`, in one statement (see
+ * events/late-outcome.ts). The stored outcome and the event's payload come from the same
+ * `lateOutcome` object: the payload is the charge as it reads once it holds it. Only the first
+ * late outcome is kept; returns whether this one was.
  */
-export async function claimDueCharges(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<ChargeRow[]> {
-  const result = await sql<ChargeRow>`
-    UPDATE charges SET lease_until = ${leaseUntil}, attempts = attempts + 1,
-      next_check_at = ${now}::timestamptz + make_interval(secs => least(300, power(2, least(attempts, 8))))
-    WHERE id IN (
-      SELECT id FROM charges
-      WHERE status = 'pending' AND next_check_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
-      ORDER BY next_check_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING *`.execute(db);
-  return result.rows;
-}
-
-/** A provider outcome that contradicts a final state: kept for reconciliation, never applied. */
-export async function recordLateOutcome(db: Db, id: string, outcome: unknown, now: Date): Promise<void> {
-  await db
-    .updateTable('charges')
-    .set({ late_outcome: JSON.stringify({ ...(outcome as object), received_at: now.toISOString() }), updated_at: now })
-    .where('id', '=', id)
-    .where('late_outcome', 'is', null)
-    .execute();
+export async function recordLateOutcome(db: Db, charge: ChargeRow, outcome: ProviderFinalOutcome, now: Date): Promise<boolean> {
+  const late = lateOutcome(outcome, now);
+  const shown: ChargeRow = { ...charge, late_outcome: late, updated_at: now };
+  return writeLateOutcome(db, {
+    table: 'charges',
+    id: charge.id,
+    merchantId: charge.merchant_id,
+    callbackUrl: charge.callback_url,
+    type: eventType(charge.kind, 'late_outcome'),
+    eventId: newId('event'),
+    outcome: late,
+    payload: eventPayload(chargeView(shown)),
+    now,
+  });
 }
 
 export interface ChargeFilters {
@@ -297,4 +272,49 @@ export async function listCharges(db: Db, merchantId: string, kind: ChargeKind, 
   if (filters.createdGte !== undefined) q = q.where('created_at', '>=', filters.createdGte);
   if (filters.createdLte !== undefined) q = q.where('created_at', '<=', filters.createdLte);
   return fetchPage(q, 'id', page);
+}
+
+/** How a refund decides what is left of its payment: the locked row, or the negative control's unlocked read. */
+export type RefundCapMode = { kind: 'conditional' } | { kind: 'unlocked-read'; amountRefunded: bigint };
+
+/**
+ * `SELECT status, amount, amount_refunded … FOR UPDATE` of the merchant's payment, the body of
+ * a refund statement's first CTE: the row lock serialises the refunds of one payment, and what
+ * is left is read from the locked (current) row.
+ */
+export function lockPaymentForRefund(merchantId: string, paymentId: string, mode: RefundCapMode): RawBuilder<unknown> {
+  const where = sql`id = ${paymentId} AND merchant_id = ${merchantId} AND kind = 'payment'`;
+  if (mode.kind === 'unlocked-read') {
+    // WRONG ON PURPOSE (negative control only): what was refunded, as read earlier without a lock.
+    return sql`SELECT status, amount, ${mode.amountRefunded.toString()}::bigint AS amount_refunded FROM charges WHERE ${where}`;
+  }
+  return sql`SELECT status, amount, amount_refunded FROM charges WHERE ${where} FOR UPDATE`;
+}
+
+/** `UPDATE charges`: a new refund counts against the payment, when `where` holds (the negative control writes what it read plus the amount). */
+export function addRefunded(p: { paymentId: string; amount: bigint; now: Date; where: RawBuilder<unknown>; mode: RefundCapMode }) {
+  const refunded =
+    p.mode.kind === 'conditional'
+      ? sql`amount_refunded + ${p.amount.toString()}::bigint`
+      : sql`${(p.mode.amountRefunded + p.amount).toString()}::bigint`;
+  return sql`UPDATE charges SET amount_refunded = ${refunded}, updated_at = ${p.now}::timestamptz
+      WHERE id = ${p.paymentId} AND ${p.where} RETURNING amount_refunded`;
+}
+
+/** `UPDATE charges … FROM from`: a failed refund gives its amount back to its payment. */
+export function giveBackRefunded(p: {
+  from: RawBuilder<unknown>;
+  paymentId: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  now: Date;
+  where: RawBuilder<unknown>;
+}) {
+  return sql`UPDATE charges SET amount_refunded = amount_refunded - ${p.amount}, updated_at = ${p.now}::timestamptz
+      FROM ${p.from} WHERE charges.id = ${p.paymentId} AND ${p.where} RETURNING charges.id`;
+}
+
+/** The negative control's read of what a payment has refunded, in its own round trip (see lockPaymentForRefund). */
+export async function readRefundedUnlocked(db: Db, paymentId: string): Promise<RefundCapMode> {
+  const row = await db.selectFrom('charges').select('amount_refunded').where('id', '=', paymentId).executeTakeFirst();
+  return { kind: 'unlocked-read', amountRefunded: BigInt(row?.amount_refunded ?? '0') };
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ChargesTable } from '../db/schema.ts';
+import { lateOutcomeView } from '../events/late-outcome.ts';
 import { present } from '../shared/invariant.ts';
 import { formatAmount } from '../shared/money.ts';
 
@@ -23,13 +24,21 @@ function common(row: ChargeRow) {
     updated_at: row.updated_at.toISOString(),
     completed_at: iso(row.completed_at),
     expires_at: iso(row.expires_at),
+    late_outcome: lateOutcomeView(row.late_outcome),
   };
 }
 
 /** The public object: a payment or a top-up, always with the same keys. */
 export function chargeView(row: ChargeRow) {
   if (row.kind === 'payment') {
-    return { id: row.id, object: 'payment' as const, ...common(row), payment_method: row.method, customer: row.customer ?? null };
+    return {
+      id: row.id,
+      object: 'payment' as const,
+      ...common(row),
+      amount_refunded: formatAmount(BigInt(row.amount_refunded), row.currency),
+      payment_method: row.method,
+      customer: row.customer ?? null,
+    };
   }
   return {
     id: row.id,

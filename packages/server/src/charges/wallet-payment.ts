@@ -3,6 +3,7 @@ import { FAILURE_MESSAGES } from '../connectors/connector.ts';
 import { eventType, eventTypeCase, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, walletAccount } from '../ledger/accounts.ts';
+import { merchantCredit } from '../ledger/merchant-balance.ts';
 import { postingCtes } from '../ledger/posting.ts';
 import { type DebitMode, walletDebit } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
@@ -106,6 +107,7 @@ function walletEvents(base: ChargeRow, ids: WalletPaymentIds, now: RawBuilder<un
  *   raises 23505 and the whole statement, debit included, is rolled back. (No NOT EXISTS
  *   pre-check: on a database without statistics it was planned on the wrong index and scanned
  *   every payment of the merchant; the index decides anyway.)
+ * - The merchant's funds are credited on one of its balance shards (ledger/merchant-balance.ts).
  * - Event types and payloads are rendered here for each possible outcome and chosen in SQL.
  *
  * `base` is the payment as rendered before the statement (pending, created now).
@@ -114,6 +116,8 @@ export function walletPaymentStatement(
   base: ChargeRow,
   ids: WalletPaymentIds,
   debit: DebitMode,
+  /** The merchant balance shard credited; random unless given (see charges/pgbench.ts). */
+  shard?: number | string,
 ): RawBuilder<{ status: string; failure_code: WalletFailure | null }> {
   const walletId = present(base.wallet_id, 'wallet id');
   // Parameters in SELECT lists have no type of their own: cast them once here.
@@ -139,6 +143,14 @@ export function walletPaymentStatement(
                   WHEN (SELECT status FROM w) = 'active' THEN 'insufficient_funds' ELSE 'wallet_inactive' END AS failure_code
     ), ins AS (${charge}
       RETURNING id, status, failure_code
+    ), credit AS (${merchantCredit({
+      from: sql`debit d`,
+      merchantId: sql`${base.merchant_id}::text`,
+      currency: sql`${base.currency}::text`,
+      amount: sql`${base.amount}::bigint`,
+      where: sql`true`,
+      shard,
+    })}
     ), ${walletPosting(base, ids, now)}, evs AS (${walletEvents(base, ids, now)}
     ), deliveries AS (${deliveriesFor(sql`evs ev`, base.merchant_id, base.callback_url, base.created_at)})
     SELECT status, failure_code FROM ins`;

@@ -2,9 +2,11 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { MerchantProfile } from '../merchants/service.ts';
-import { revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
+import { legacyStoredKey } from '../service-key.ts';
+import { rekeyWebhookSecrets, revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
 import { credentialsJson, credentialsText, jsonLine, merchantLine, merchantTable } from './format.ts';
-import { CliError, describeDatabase, migrateDatabase, withDeps } from './session.ts';
+import { listen } from './listen.ts';
+import { CliError, describeDatabase, migrateDatabase, withDb, withDeps } from './session.ts';
 
 export interface CommandInput {
   config: Config;
@@ -13,6 +15,8 @@ export interface CommandInput {
   /** Positional arguments after the command words. */
   args: string[];
   write(text: string): void;
+  /** The command's environment (the merchant commands read their credentials from it). */
+  env: Record<string, string | undefined>;
 }
 
 export interface Command {
@@ -22,6 +26,8 @@ export interface Command {
   args: string[];
   options: NonNullable<ParseArgsConfig['options']>;
   run(input: CommandInput): Promise<void>;
+  /** Runs without a service key on PostgreSQL (only `key export-legacy`, which reads the old one). */
+  keyOptional?: boolean;
 }
 
 const json = { json: { type: 'boolean' } } as const;
@@ -97,7 +103,65 @@ async function migrate({ config, write }: CommandInput): Promise<void> {
   write(applied.length === 0 ? `${where} is up to date.\n` : `Applied to ${where}: ${applied.join(', ')}\n`);
 }
 
+/** purse listen: a merchant command (client credentials, the HTTP API); it never opens the database. */
+async function listenCommand({ values, env, write }: CommandInput): Promise<void> {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const forwardTo = text('forward-to');
+  if (!forwardTo || !/^https?:\/\//.test(forwardTo))
+    throw new CliError('listen needs --forward-to URL, e.g. --forward-to http://localhost:3000/hooks');
+  const clientId = text('client-id') ?? env.PURSE_CLIENT_ID;
+  const clientSecret = text('client-secret') ?? env.PURSE_CLIENT_SECRET;
+  if (!clientId || !clientSecret) {
+    throw new CliError('listen signs in as a merchant: give --client-id and --client-secret (or PURSE_CLIENT_ID and PURSE_CLIENT_SECRET)');
+  }
+  const secret = text('secret');
+  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/=]{24,}$/.test(secret)) throw new CliError('--secret must be a whsec_… secret');
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await listen({
+      baseUrl: text('base-url') ?? env.PURSE_BASE_URL ?? 'http://127.0.0.1:8080',
+      clientId,
+      clientSecret,
+      forwardTo,
+      ...(secret === undefined ? {} : { secret }),
+      intervalMs: 500,
+      write,
+      signal: controller.signal,
+    });
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+/** Rewrites what the previous service key protects and can be recomputed (see README, key rotation). */
+async function rekey({ config, write }: CommandInput): Promise<void> {
+  await withDeps(config, async (deps) => {
+    if (deps.previousHashKey === null) {
+      write('PURSE_SECRET_KEY_PREVIOUS is not set: checking that every webhook secret opens with the current key.\n');
+    }
+    const rewritten = await rekeyWebhookSecrets(deps.db.db, deps.encryptionKey);
+    write(`Webhook signing secrets re-encrypted with the current key: ${rewritten}.\n`);
+    write(
+      "Client-secret hashes are re-keyed at each merchant's next token exchange (or now with purse merchant rotate-secret); " +
+        `access tokens issued under the old key expire within PURSE_TOKEN_TTL_S (${config.tokenTtlS} s).\n`,
+    );
+  });
+}
+
+/** Prints the key an older version generated into the settings table, to configure it as PURSE_SECRET_KEY(_FILE). */
+async function exportLegacyKey({ config, write }: CommandInput): Promise<void> {
+  const key = await withDb(config, (db) => legacyStoredKey(db));
+  if (key === null) throw new CliError('this database holds no generated service key (nothing to export)');
+  write(`${key}\n`);
+}
+
 export const COMMANDS: readonly Command[] = [
+  { words: ['rekey'], args: [], options: {}, run: rekey },
+  { words: ['key', 'export-legacy'], args: [], options: {}, run: exportLegacyKey, keyOptional: true },
   { words: ['migrate'], args: [], options: {}, run: migrate },
   {
     words: ['merchant', 'create'],
@@ -111,4 +175,18 @@ export const COMMANDS: readonly Command[] = [
   { words: ['merchant', 'enable'], args: ['ID'], options: json, run: setStatus('active') },
   { words: ['merchant', 'webhook-secret'], args: ['ID'], options: json, run: webhookSecret(false) },
   { words: ['merchant', 'rotate-webhook-secret'], args: ['ID'], options: json, run: webhookSecret(true) },
+  {
+    words: ['listen'],
+    args: [],
+    options: {
+      'forward-to': { type: 'string' },
+      'base-url': { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      secret: { type: 'string' },
+    },
+    run: listenCommand,
+    // A merchant's command: it talks HTTP to Purse and never reads the service key.
+    keyOptional: true,
+  },
 ];

@@ -15,7 +15,7 @@ const HELP_WORDS = new Set(['help', '--help', '-h']);
 function findCommand(argv: readonly string[]): Command {
   const command = COMMANDS.find((c) => c.words.every((word, i) => argv[i] === word));
   if (command) return command;
-  const words = argv.slice(0, argv[0] === 'merchant' ? 2 : 1).join(' ');
+  const words = argv.slice(0, argv[0] === 'merchant' || argv[0] === 'key' ? 2 : 1).join(' ');
   throw new CliError(`unknown command "${words}". Run "purse help" for the list of commands.`);
 }
 
@@ -45,8 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const usage = ['purse', ...command.words, ...command.args].join(' ');
       throw new CliError(`usage: ${usage} [options]. Run "purse help" for the options.`);
     }
-    const config = loadConfig(io.env);
-    await command.run({ config, values, args: positionals, write: io.stdout });
+    const config = loadConfig(io.env, { keyOptional: command.keyOptional === true });
+    await command.run({ config, values, args: positionals, write: io.stdout, env: io.env });
     return 0;
   } catch (error) {
     io.stderr(`purse: ${describeError(error)}\n`);

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { Config } from '../config.ts';
-import { createDb } from '../db/db.ts';
+import { createDb, type DbHandle } from '../db/db.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { buildDeps, type Deps } from '../deps.ts';
 import { acquireDataDirLock, DataDirBusyError, lockHolder } from '../ops/data-dir-lock.ts';
@@ -41,6 +41,18 @@ export function withDeps<T>(config: Config, work: (deps: Deps) => Promise<T>): P
       return await work(deps);
     } finally {
       await deps.close();
+    }
+  });
+}
+
+/** Runs `work` on the configured database alone (no services, no key), then closes it. */
+export function withDb<T>(config: Config, work: (db: DbHandle['db']) => Promise<T>): Promise<T> {
+  return withDataDirLock(config, async () => {
+    const handle = await createDb(config);
+    try {
+      return await work(handle.db);
+    } finally {
+      await handle.close();
     }
   });
 }

@@ -14,11 +14,24 @@ Commands:
                                             which signs deliveries to a payment's or top-up's callback_url.
   merchant rotate-webhook-secret ID [--json]
                                             Replace it; the old one keeps signing alongside for 24 h.
+  rekey                                     After a service-key change (PURSE_SECRET_KEY new, PURSE_SECRET_KEY_PREVIOUS
+                                            old): re-encrypt every webhook secret with the new key.
+  key export-legacy                         Print the service key an older Purse generated into the database
+                                            (to set it as PURSE_SECRET_KEY once; the server then deletes it).
+  listen --forward-to URL [--base-url URL] [--client-id ID --client-secret SECRET] [--secret whsec_…]
+                                            For merchants, on their own machine: sign in with client credentials
+                                            (or PURSE_CLIENT_ID / PURSE_CLIENT_SECRET), follow the events API and
+                                            POST each new event to URL, signed (Standard Webhooks) with a secret
+                                            printed at start. Nothing to register; uses the HTTP API only
+                                            (--base-url, PURSE_BASE_URL, default http://127.0.0.1:8080).
   help                                      Show this help.
 
 Configuration comes from the same environment as the server:
   DATABASE_URL       PostgreSQL; the commands work while servers run.
   DATA_DIR           Without DATABASE_URL: the embedded database folder (default ./.data). Only one
                      process may open it, so stop the server before running a command.
-  PURSE_SECRET_KEY   Must match the server's, or the secrets printed here will not be accepted.
+  PURSE_SECRET_KEY   Must match the server's, or the secrets printed here will not be accepted (or
+                     PURSE_SECRET_KEY_FILE; required with DATABASE_URL). Without it on the embedded
+                     database, the key file DATA_DIR/purse-secret.key the server made is used.
+  PURSE_SECRET_KEY_PREVIOUS  The old key during a rotation (or PURSE_SECRET_KEY_PREVIOUS_FILE).
 `;

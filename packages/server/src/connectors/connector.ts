@@ -18,6 +18,7 @@ export const FAILURE_CODES = [
   'processing_error',
   'wallet_inactive',
   'provider_error',
+  'payee_not_found',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -34,6 +35,7 @@ export const FAILURE_MESSAGES: Record<FailureCode, string> = {
   processing_error: 'An error occurred while processing the card.',
   wallet_inactive: 'The wallet is frozen.',
   provider_error: 'The provider could not process the request.',
+  payee_not_found: 'No account was found for the payee.',
 };
 
 export type ProviderOutcome =
@@ -71,6 +73,20 @@ export interface InitiateRequest {
   expiresAt: Date | null;
 }
 
+/** Where money out goes: a phone number, or back to the card a payment charged. */
+export type OutboundDestination =
+  | { type: 'mobile_money'; phoneNumber: string; provider: string | null }
+  | { type: 'card'; paymentKey: string; paymentProviderReference: string | null };
+
+/** A refund or payout: sent once per idempotency key (the refund's or payout's id). */
+export interface OutboundRequest {
+  idempotencyKey: string;
+  kind: 'refund' | 'payout';
+  amountMinor: bigint;
+  currency: string;
+  destination: OutboundDestination;
+}
+
 export interface StatusRequest {
   idempotencyKey: string;
   providerReference: string | null;
@@ -78,6 +94,9 @@ export interface StatusRequest {
 
 /** Request headers as Node gives them: lower-case names. */
 export type CallbackHeaders = Record<string, string | string[] | undefined>;
+
+/** The callback URL's query parameters, as Fastify parses them. */
+export type CallbackQuery = Record<string, unknown>;
 
 /**
  * What a verified callback names. Only a hint that something changed at the provider: the
@@ -96,13 +115,15 @@ export interface ConnectorCallbacks {
   readonly body: TSchema;
   /** The headers the provider sends, by lower-case name (all optional to the schema: verify decides). */
   readonly headers: Record<string, TSchema>;
+  /** Query parameters of the callback URL the provider was given (all optional to the schema: verify decides). */
+  readonly query?: Record<string, TSchema>;
   /** How this provider signs, for the route's description. */
   readonly description: string;
   /**
    * Whether a notification really comes from this provider, judged on the exact bytes received
    * (before any parsing). Nothing of an unverified callback may be acted on.
    */
-  verify(headers: CallbackHeaders, rawBody: string): boolean;
+  verify(headers: CallbackHeaders, rawBody: string, query?: CallbackQuery): boolean;
   /** A verified body that passed `body`'s schema → the charge it names; null when not recognised. */
   parse(body: unknown): CallbackHint | null;
 }
@@ -118,6 +139,12 @@ export interface Connector {
   /** The routes this connector serves; the registry refuses two connectors on one route. */
   readonly serves: readonly Route[];
   initiate(request: InitiateRequest, signal: AbortSignal): Promise<ProviderOutcome>;
+  /**
+   * Money out (a refund or a payout). Idempotent on the key, like initiate: a request repeated
+   * after a lost answer is the same request to the provider, never a second payment.
+   */
+  sendOut(request: OutboundRequest, signal: AbortSignal): Promise<ProviderOutcome>;
+  /** The status of a charge or an outbound request, by its idempotency key. */
   getStatus(request: StatusRequest, signal: AbortSignal): Promise<StatusOutcome>;
   readonly callbacks: ConnectorCallbacks;
 }

@@ -11,6 +11,7 @@ function fake(name: string, serves: Route[]): Connector {
     name,
     serves,
     initiate: unused,
+    sendOut: unused,
     getStatus: unused,
     callbacks: { body: Type.Object({}), headers: {}, description: name, verify: () => false, parse: () => null },
   };
@@ -63,6 +64,25 @@ test("a charge's route: its means, and the operator the merchant named for mobil
     ],
   ];
   for (const [method, livemode, expected] of table) assert.deepEqual(routeOf(method, livemode), expected);
+});
+
+test("an unnamed operator: the network of the number's country calling code, the longest code first; a named one wins", () => {
+  const routes = [
+    ['254', 'mpesa'],
+    ['256', 'mtn'],
+    ['2567', 'airtel'],
+  ] as const;
+  const mm = (phoneNumber: string, provider: string | null = null) => ({ type: 'mobile_money' as const, phoneNumber, provider });
+  const table: [ReturnType<typeof mm>, string | null][] = [
+    [mm('+256650000000'), 'mtn'],
+    [mm('+256770000000'), 'airtel'],
+    [mm('254712345000'), 'mpesa'],
+    [mm('+233240000000'), null],
+    [mm('+256650000000', 'Airtel'), 'airtel'],
+  ];
+  for (const [method, network] of table) {
+    assert.deepEqual(routeOf(method, true, routes), { means: 'mobile_money', network, livemode: true }, method.phoneNumber);
+  }
 });
 
 test('refused at start-up: a route or a name claimed twice, a reserved name', () => {

@@ -41,9 +41,29 @@ export function createConnectorRegistry(connectors: readonly Connector[]): Conne
   };
 }
 
-/** The route of a charge: its means, and for mobile money the operator the merchant named (any case: 'MTN' is 'mtn'). */
-export function routeOf(method: ProviderMethod, livemode: boolean): Route {
+/** Country calling code → mobile-money network, for a number whose operator the merchant did not name. */
+export type CountryRoutes = readonly (readonly [callingCode: string, network: string])[];
+
+/**
+ * The route of a charge: its means, and for mobile money the operator the merchant named (any
+ * case: 'MTN' is 'mtn'), else the network of the number's country calling code (the longest match
+ * of `countryRoutes`), else none.
+ */
+export function routeOf(method: ProviderMethod, livemode: boolean, countryRoutes: CountryRoutes = []): Route {
   const means: Means = method.type;
-  const network = method.type === 'mobile_money' ? (method.provider?.toLowerCase() ?? null) : null;
+  let network: string | null = null;
+  if (method.type === 'mobile_money') {
+    network = method.provider?.toLowerCase() ?? null;
+    if (network === null) {
+      const digits = method.phoneNumber.replace(/^\+/, '');
+      let best = '';
+      for (const [code, net] of countryRoutes) {
+        if (digits.startsWith(code) && code.length > best.length) {
+          best = code;
+          network = net;
+        }
+      }
+    }
+  }
   return { means, network, livemode };
 }

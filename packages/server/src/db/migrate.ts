@@ -5,6 +5,7 @@ import * as m002 from './migrations/002-money.ts';
 import * as m003 from './migrations/003-webhooks.ts';
 import * as m004 from './migrations/004-transfers.ts';
 import * as m005 from './migrations/005-ledger-order.ts';
+import * as m006 from './migrations/006-money-out.ts';
 
 /** Numbered migrations, listed explicitly so bundlers and tsx see them without a directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-webhooks': m003,
   '004-transfers': m004,
   '005-ledger-order': m005,
+  '006-money-out': m006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -2,6 +2,8 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** int8 columns: written as bigint or string, read back as string (parse with BigInt). */
 export type Int8 = ColumnType<string, bigint | string, bigint | string>;
+/** An int8 column with a default: may be left out of an insert. */
+export type Int8Default = ColumnType<string, bigint | string | undefined, bigint | string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface MerchantsTable {
@@ -88,6 +90,55 @@ export interface ChargesTable {
   next_check_at: NullableTimestamp;
   lease_until: NullableTimestamp;
   attempts: Generated<number>;
+  /** Sum of the payment's pending and succeeded refunds (migration 006). */
+  amount_refunded: Int8Default;
+}
+
+export type OutflowKind = 'refund' | 'payout';
+export type OutflowStatus = 'pending' | 'succeeded' | 'failed';
+export type DestinationType = 'wallet' | 'mobile_money' | 'card';
+
+/** Refunds and payouts: money leaving the merchant's balance (migration 006). */
+export interface OutflowsTable {
+  id: string;
+  kind: OutflowKind;
+  merchant_id: string;
+  reference: string;
+  request_fingerprint: JsonValue;
+  status: OutflowStatus;
+  amount: Int8;
+  currency: string;
+  payment_id: string | null;
+  reason: string | null;
+  destination_type: DestinationType;
+  destination: JsonValue;
+  wallet_id: string | null;
+  description: string | null;
+  metadata: JsonValue;
+  callback_url: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  provider: string;
+  provider_reference: string | null;
+  provider_state: Generated<'not_started' | 'initiated'>;
+  late_outcome: JsonValue | null;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+  next_check_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  attempts: Generated<number>;
+}
+
+/** Per merchant and currency: what payments credited (shards), and what outflows hold (shard 0). */
+export interface MerchantBalancesTable {
+  merchant_id: string;
+  currency: string;
+  shard: number;
+  credited: Int8Default;
+  debited: Int8Default;
+  reserved: Int8Default;
 }
 
 export type TransferStatus = 'succeeded' | 'failed';
@@ -115,6 +166,8 @@ export interface LedgerTransactionsTable {
   merchant_id: string;
   source_type: string;
   source_id: string;
+  /** 'hold' when an outflow is created, 'final' for every other posting (migration 006). */
+  step: Generated<'hold' | 'final'>;
   created_at: Timestamp;
 }
 
@@ -203,6 +256,8 @@ export interface Database {
   wallets: WalletsTable;
   charges: ChargesTable;
   transfers: TransfersTable;
+  outflows: OutflowsTable;
+  merchant_balances: MerchantBalancesTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   events: EventsTable;

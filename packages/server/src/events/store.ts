@@ -10,8 +10,19 @@ export const EVENT_TYPES = [
   'topup.created',
   'topup.succeeded',
   'topup.failed',
+  'payment.late_outcome',
+  'topup.late_outcome',
   'transfer.succeeded',
   'transfer.failed',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
+  'refund.late_outcome',
+  'payout.created',
+  'payout.succeeded',
+  'payout.failed',
+  'payout.late_outcome',
+  'webhook_endpoint.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -3,6 +3,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { OAuthError } from '../oauth/errors.ts';
 import { ApiError } from '../shared/errors.ts';
 import { present } from '../shared/invariant.ts';
+import { closeConnectionAfter, noteErrorCode } from './request-hooks.ts';
 
 /** JSON pointer from Ajv (`/payment_method/card/number`) → the contract's dotted path. */
 function pointerToParam(pointer: string, child?: string): string {
@@ -108,17 +109,24 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
 function closeAfterUpload(reply: FastifyReply): void {
   const socket = reply.raw.socket;
   if (!socket) return;
-  reply.removeHeader('connection');
-  reply.raw.once('finish', () => {
+  // The answer says so, and no request that follows on this connection is executed (request-hooks.ts).
+  closeConnectionAfter(socket);
+  void reply.header('connection', 'close');
+  // With `Connection: close` Node destroys the socket right after the answer (destroySoon); the
+  // lingering close below replaces that for this socket only.
+  (socket as { destroySoon?: () => void }).destroySoon = () => {
     if (socket.destroyed) return;
     socket.end();
     setTimeout(() => socket.destroy(), 5_000).unref();
-  });
+  };
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof OAuthError) return error.send(reply);
+    if (error instanceof OAuthError) {
+      noteErrorCode(request, error.code);
+      return error.send(reply);
+    }
     let apiError = toApiError(error, request);
     if (apiError?.status === 413) closeAfterUpload(reply);
     if (request.routeOptions.url === '/oauth/token' && apiError && apiError.status < 500) {
@@ -132,6 +140,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (apiError.status >= 500) {
       request.log.warn({ err: error, code: apiError.code }, 'request failed');
     }
+    noteErrorCode(request, apiError.code);
     if (apiError.headers) void reply.headers(apiError.headers);
     return reply.status(apiError.status).send(apiError.body(request.id));
   });

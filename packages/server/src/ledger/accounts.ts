@@ -8,6 +8,8 @@ import { newId } from '../shared/ids.ts';
 export const walletAccount = (walletId: string): string => `wallet:${walletId}`;
 export const isWalletAccount = (account: string): boolean => account.startsWith('wallet:');
 export const merchantAccount = (merchantId: string, currency: string): string => `merchant:${merchantId}:${currency}`;
+/** Funds of the merchant held by pending refunds and payouts: its sum is merchant_balances.reserved. */
+export const reservedAccount = (merchantId: string, currency: string): string => `reserved:${merchantId}:${currency}`;
 /** Money arriving from or leaving to the outside world through a provider and means. */
 export const providerAccount = (provider: string, method: string, currency: string): string => `provider:${provider}:${method}:${currency}`;
 

@@ -31,6 +31,11 @@ export interface Posting {
   sourceId: RawBuilder<unknown>;
   at: RawBuilder<unknown>;
   lines: PostingLine[];
+  /**
+   * 'hold': an outflow's posting when it is created, before the provider's answer brings its
+   * final one. The unique (source_type, source_id, step) index lets each be written once.
+   */
+  step?: 'hold' | 'final';
 }
 
 /**
@@ -52,8 +57,8 @@ export function postingCtes(p: Posting, check: Parameters<typeof assertBalanced>
       FROM ${p.from}`,
   );
   return sql`ltx AS (
-      INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, created_at)
-      SELECT ${p.transactionId}, ${p.merchantId}, ${p.sourceType}, ${p.sourceId}, ${p.at} FROM ${p.from}
+      INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, step, created_at)
+      SELECT ${p.transactionId}, ${p.merchantId}, ${p.sourceType}, ${p.sourceId}, ${p.step ?? 'final'}::text, ${p.at} FROM ${p.from}
     ), entries AS (
       INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at, seq)
       ${sql.join(entries, sql` UNION ALL `)}

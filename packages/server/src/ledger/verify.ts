@@ -20,6 +20,20 @@ export interface LedgerReport {
   chargePostingMismatches: string[];
   /** Succeeded transfers without exactly one posting, and failed ones with any. */
   transferPostingMismatches: string[];
+  /**
+   * Merchant funds whose numbers disagree (merchant:currency): the merchant account's entries
+   * must equal credited − debited, the reserved account's entries the reserved column, and that
+   * the sum of the pending refunds and payouts; neither may be negative.
+   */
+  fundsMismatches: string[];
+  /** Payments whose non-failed refunds exceed their amount, or differ from amount_refunded. */
+  overRefunded: string[];
+  /**
+   * Refunds and payouts posted wrongly: pending with no hold or a final posting; final without
+   * exactly one final posting (a failure decided when it was created has none at all); a hold
+   * on a wallet outflow; a failed one whose hold is not matched by a final posting.
+   */
+  outflowPostingMismatches: string[];
 }
 
 /** Checks the whole ledger; tests call it after every flow. An empty report means healthy. */
@@ -63,6 +77,43 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     GROUP BY tr.id, tr.status
     HAVING (tr.status = 'succeeded') <> (count(t.id) = 1) OR count(t.id) > 1
   `.execute(db);
+  const funds = await sql<{ key: string }>`
+    WITH cols AS (
+      SELECT merchant_id, currency, sum(credited) - sum(debited) AS available, sum(reserved) AS reserved
+      FROM merchant_balances GROUP BY merchant_id, currency
+    ), entries AS (
+      SELECT split_part(account, ':', 2) AS merchant_id, currency,
+        sum(amount) FILTER (WHERE account LIKE 'merchant:%') AS available,
+        sum(amount) FILTER (WHERE account LIKE 'reserved:%') AS reserved
+      FROM ledger_entries WHERE account LIKE 'merchant:%' OR account LIKE 'reserved:%'
+      GROUP BY 1, currency
+    ), pending AS (
+      SELECT merchant_id, currency, sum(amount) AS reserved FROM outflows WHERE status = 'pending' GROUP BY merchant_id, currency
+    )
+    SELECT coalesce(c.merchant_id, e.merchant_id, p.merchant_id) || ':' || coalesce(c.currency, e.currency, p.currency) AS key
+    FROM cols c
+    FULL JOIN entries e ON e.merchant_id = c.merchant_id AND e.currency = c.currency
+    FULL JOIN pending p ON p.merchant_id = coalesce(c.merchant_id, e.merchant_id) AND p.currency = coalesce(c.currency, e.currency)
+    WHERE coalesce(c.available, 0) <> coalesce(e.available, 0) OR coalesce(c.reserved, 0) <> coalesce(e.reserved, 0)
+       OR coalesce(c.reserved, 0) <> coalesce(p.reserved, 0) OR coalesce(c.available, 0) < 0 OR coalesce(c.reserved, 0) < 0
+  `.execute(db);
+  const refunds = await sql<{ id: string }>`
+    SELECT c.id FROM charges c
+    LEFT JOIN outflows o ON o.payment_id = c.id AND o.status <> 'failed'
+    WHERE c.kind = 'payment'
+    GROUP BY c.id, c.amount, c.amount_refunded
+    HAVING coalesce(sum(o.amount), 0) > c.amount OR coalesce(sum(o.amount), 0) <> c.amount_refunded
+  `.execute(db);
+  const outflowPostings = await sql<{ id: string }>`
+    SELECT o.id FROM outflows o
+    LEFT JOIN ledger_transactions t ON t.source_type = o.kind AND t.source_id = o.id
+    GROUP BY o.id, o.status, o.destination_type
+    HAVING (o.status = 'pending' AND (count(*) FILTER (WHERE t.step = 'hold') <> 1 OR count(*) FILTER (WHERE t.step = 'final') <> 0))
+        OR (o.status = 'succeeded' AND count(*) FILTER (WHERE t.step = 'final') <> 1)
+        OR (o.status = 'failed' AND count(*) FILTER (WHERE t.step = 'final') <> count(*) FILTER (WHERE t.step = 'hold'))
+        OR (o.destination_type = 'wallet' AND count(*) FILTER (WHERE t.step = 'hold') > 0)
+        OR (o.destination_type <> 'wallet' AND o.status = 'succeeded' AND count(*) FILTER (WHERE t.step = 'hold') <> 1)
+  `.execute(db);
   return {
     transactions: Number(present(counts.rows[0], 'counts').transactions),
     entries: Number(present(counts.rows[0], 'counts').entries),
@@ -72,6 +123,9 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     negativeWallets: negative.rows.map((r) => r.id),
     chargePostingMismatches: postings.rows.map((r) => r.id),
     transferPostingMismatches: transfers.rows.map((r) => r.id),
+    fundsMismatches: funds.rows.map((r) => r.key),
+    overRefunded: refunds.rows.map((r) => r.id),
+    outflowPostingMismatches: outflowPostings.rows.map((r) => r.id),
   };
 }
 
@@ -82,6 +136,9 @@ export function isHealthy(report: LedgerReport): boolean {
     report.walletChainBreaks.length === 0 &&
     report.negativeWallets.length === 0 &&
     report.chargePostingMismatches.length === 0 &&
-    report.transferPostingMismatches.length === 0
+    report.transferPostingMismatches.length === 0 &&
+    report.fundsMismatches.length === 0 &&
+    report.overRefunded.length === 0 &&
+    report.outflowPostingMismatches.length === 0
   );
 }

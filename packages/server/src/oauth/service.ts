@@ -29,8 +29,17 @@ interface CachedToken {
   checkedAtMs: number;
 }
 
-export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer; tokenTtlS: number; failureLimit: number }) {
+export function createOAuthService(deps: {
+  db: Db;
+  clock: Clock;
+  hashKey: Buffer;
+  /** During a service-key rotation: hashes made with the old key are still accepted. */
+  previousHashKey?: Buffer | null;
+  tokenTtlS: number;
+  failureLimit: number;
+}) {
   const { db, clock, hashKey, tokenTtlS, failureLimit } = deps;
+  const previousHashKey = deps.previousHashKey ?? null;
   const cache = new Map<string, CachedToken>();
   const failures = new Map<string, { count: number; windowStartMs: number }>();
   // A fixed hash compared against when the client is unknown, so both paths cost the same.
@@ -79,7 +88,12 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     const retryAfterS = throttledFor(clientId, now.getTime());
     if (retryAfterS > 0) return { ok: false, error: 'throttled', retryAfterS };
     const merchant = await findClient(rawClientId, clientId, now.getTime());
-    const matches = constantTimeEqual(merchant?.client_secret_hash ?? decoyHash, keyedHash(hashKey, clientSecret));
+    const stored = merchant?.client_secret_hash ?? decoyHash;
+    let matches = constantTimeEqual(stored, keyedHash(hashKey, clientSecret));
+    // A hash made with the previous service key: accepted, and re-keyed now (we hold the secret
+    // only at this moment), so `purse rekey` cannot do it but the next exchange does.
+    const oldKeyMatch = !matches && previousHashKey !== null && constantTimeEqual(stored, keyedHash(previousHashKey, clientSecret));
+    if (oldKeyMatch) matches = true;
     // Guesses sent in parallel all pass the check above before any failure is recorded, so the
     // outcome is judged again here: beyond the limit, neither a failure nor a success is revealed.
     if (!merchant || !matches || merchant.status !== 'active') {
@@ -91,6 +105,10 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     const throttledNow = throttledFor(clientId, now.getTime());
     if (throttledNow > 0) return { ok: false, error: 'throttled', retryAfterS: throttledNow };
     failures.delete(clientId);
+    if (oldKeyMatch) {
+      await store.rehashClientSecret(db, merchant.id, stored, keyedHash(hashKey, clientSecret));
+      clients.delete(clientId);
+    }
     const accessToken = newSecret('at');
     await store.insertAccessToken(db, {
       tokenHash: keyedHash(hashKey, accessToken),
@@ -122,6 +140,10 @@ export function createOAuthService(deps: { db: Db; clock: Clock; hashKey: Buffer
     const tokenHash = keyedHash(hashKey, token);
     let entry = cache.get(tokenHash);
     if (!entry || nowMs - entry.checkedAtMs >= AUTH_CACHE_MS) entry = await lookup(tokenHash, nowMs);
+    // A token issued under the previous service key (rotation): found by its old hash; tokens
+    // expire on their own, so they are not rewritten.
+    if (!entry.context && entry.expiresAtMs === 0 && previousHashKey !== null)
+      entry = await lookup(keyedHash(previousHashKey, token), nowMs);
     if (!entry.context) return err('token_invalid');
     if (nowMs >= entry.expiresAtMs) return err('token_expired');
     return ok(entry.context);

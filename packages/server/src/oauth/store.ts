@@ -37,3 +37,16 @@ export async function deleteExpiredTokens(db: Db, before: Date): Promise<number>
   const result = await db.deleteFrom('access_tokens').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Re-keys a client-secret hash made with the previous service key. Conditional on the old hash,
+ * so a rotation of the secret in between wins; the credential version is unchanged (same secret).
+ */
+export async function rehashClientSecret(db: Db, merchantId: string, oldHash: string, newHash: string): Promise<void> {
+  await db
+    .updateTable('merchants')
+    .set({ client_secret_hash: newHash })
+    .where('id', '=', merchantId)
+    .where('client_secret_hash', '=', oldHash)
+    .execute();
+}

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { API_VERSION } from '../shared/api-version.ts';
 
@@ -45,17 +45,30 @@ const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, 
 - **Wallet references.** A wallet may carry a \`reference\`; it follows the same reference rules as payments (same request: 200 replay; different: 409).
 - **Top-up to a frozen wallet.** 201 with status failed / wallet_inactive, no provider call. A wallet frozen after a top-up started is still credited when the top-up succeeds: the money was already collected.
 - **Transfers** are final when created: a source that does not cover the amount is 201 failed / insufficient_funds, a frozen source or destination 201 failed / wallet_inactive, and nothing moves. The same wallet on both sides is 400 parameter_invalid on destination_wallet_id. The list's wallet_id filter matches either side.
+- **Refunds.** A refund without \`amount\` of a payment already refunded in full is 400 payment_not_refundable. A refund into a frozen wallet is 201 failed / wallet_inactive (nothing moves; the merchant may unfreeze and refund again). A refund has no \`currency\` field: the payment's currency applies. A card refund whose provider does not answer in time stays pending and is settled by the worker.
+- **Payouts** to mobile money on a network no connector serves are 201 failed / provider_error, nothing reserved. A payout to a frozen wallet is 201 failed / wallet_inactive.
+- **The merchant's funds** are decided per merchant and currency on one row: refunds and payouts of one merchant and currency are applied one after the other (payments are not: they credit 15 rows at random).
 - **Forcing a final object** with a sandbox helper: 409 \`invalid_state\`.
 - **A live merchant with no live provider configured**: card and mobile-money charges are 201 failed / provider_error.
 - **A card payment whose first attempt died before the provider saw it**: a retry with the same reference and card within 2 minutes resumes it; after that it fails with processing_error (the card number is never stored, so Purse cannot resume it alone). Mobile money is resumed by the settlement worker from the stored phone number.
-- **Balance** lists the currencies the merchant has collected funds in (none yet: an empty list).
+- **Balance** lists the currencies the merchant has ever held funds in (none yet: empty lists), with available and reserved side by side in the same order.
+- **Balance transactions.** balance_after is the running balance of the currency's funds, computed before the filters (a filtered list skips lines, it never restarts the balance). The CSV statement (Accept: text/csv) is newest first like the list, takes no page parameters (400 parameter_invalid) and lists nothing newer than the newest entry when its download started.
 - **Lists** accept only their documented query parameters (400 parameter_unknown otherwise); a cursor must be an id of the listed type; a cursor of another merchant only positions the page.
 - **Events and webhooks.** \`events: ["*"]\` (or none) subscribes to every type. Redelivery makes every delivery of the event due now with a fresh retry schedule; a delivery being sent at that moment counts as the redelivery. Deleting an endpoint fails its pending deliveries.
-- **Input hygiene.** Control characters anywhere in a body or query string: 400. Keys named \`__proto__\`: 400. Duplicate JSON keys: the last one wins (JSON.parse).
+- **Input hygiene.** Control characters or invalid Unicode (a lone UTF-16 surrogate such as \\ud800) anywhere in a body, or control characters in a query string: 400 parameter_invalid naming the field, nothing stored. Callback and webhook URLs with raw spaces or control characters: 400 (percent-encode them). Keys named \`__proto__\`: 400. Duplicate JSON keys: the last one wins (JSON.parse).
 - **Rate limit** (PURSE_RATE_LIMIT_PER_S) is counted per server process.
 - **Provider callbacks** come to /provider-callbacks/{provider}, signed by the provider, never with a merchant token.`;
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * The `servers` of the document as served: PURSE_PUBLIC_URL when set, else the scheme and host
+ * the request came to, so /docs "Try it out" and generated clients work on any port or host.
+ */
+export function serversFor(publicBaseUrl: string | null, request: FastifyRequest): { url: string; description: string }[] {
+  if (publicBaseUrl !== null) return [{ url: publicBaseUrl, description: 'This service (PURSE_PUBLIC_URL)' }];
+  return [{ url: `${request.protocol}://${request.host}`, description: 'This service, as this request reached it' }];
+}
+
+export async function registerOpenApi(app: FastifyInstance, options: { publicBaseUrl: string | null }): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
     openapi: {
@@ -67,7 +80,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'Purse operators' },
       },
-      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local development' }],
+      // Relative: the document as a file resolves against where it was read; served, it names its host (serversFor).
+      servers: [{ url: '/', description: 'The host this document was read from' }],
       components: {
         securitySchemes: {
           oauth2: {
@@ -86,7 +100,25 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Provider callbacks', description: 'Asynchronous outcomes sent by payment providers, signed by them (no Bearer token).' },
       ],
     },
+    // @fastify/swagger marks every body it knows as required; the sandbox fail body is optional
+    // (a request without one validates as {}), and the document says so.
+    transformObject: (documentObject) => {
+      const spec = (
+        documentObject as { openapiObject: { paths?: Record<string, Record<string, { requestBody?: { required?: boolean } }>> } }
+      ).openapiObject;
+      for (const [path, methods] of Object.entries(spec.paths ?? {})) {
+        const body = methods.post?.requestBody;
+        if (path.endsWith('/fail') && body) body.required = false;
+      }
+      return spec as never;
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true },
+    staticCSP: true,
+    transformSpecificationClone: true,
+    transformSpecification: (spec, request) => ({ ...spec, servers: serversFor(options.publicBaseUrl, request) }),
+  });
 }

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Db } from '../db/db.ts';
 import { ApiError } from '../shared/errors.ts';
 import type { Metrics } from './metrics.ts';
-import { errorResponses } from './openapi.ts';
+import { errorResponses, serversFor } from './openapi.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
@@ -13,8 +13,52 @@ const Status = Type.Object({ status: Type.String() });
  * plain instance rather than RouteApp: none of them reads request data, and the generated
  * OpenAPI document is typed by @fastify/swagger, not by the loose schema it is described with.
  */
-export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics: Metrics }): void {
+const LINKS = {
+  docs: '/docs',
+  dashboard: '/dashboard',
+  openapi: '/openapi.json',
+  token: '/oauth/token',
+  api: '/v1',
+};
+
+const LANDING_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Purse</title></head>
+<body><h1>Purse</h1><p>A payment API. Start here:</p><ul>
+<li><a href="/docs">API reference (try it in the browser)</a></li>
+<li><a href="/dashboard">Merchant dashboard</a></li>
+<li><a href="/openapi.json">OpenAPI document</a></li>
+</ul><p>Get a token at POST /oauth/token with your client id and secret, then call /v1 with it.</p></body></html>
+`;
+
+export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics: Metrics; publicBaseUrl: string | null }): void {
   const common = { tags: ['Operations'], security: [] };
+  app.get(
+    '/',
+    {
+      schema: {
+        ...common,
+        operationId: 'getRoot',
+        summary: 'Where to start: links to the documentation, the dashboard and this document',
+        description: 'An HTML page for a browser (Accept: text/html), else JSON.',
+        response: {
+          200: Type.Object({
+            name: Type.Literal('Purse'),
+            links: Type.Object({
+              docs: Type.String(),
+              dashboard: Type.String(),
+              openapi: Type.String(),
+              token: Type.String(),
+              api: Type.String(),
+            }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      if ((request.headers.accept ?? '').includes('text/html')) return reply.type('text/html; charset=utf-8').send(LANDING_HTML);
+      return { name: 'Purse' as const, links: LINKS };
+    },
+  );
   app.get('/healthz', { schema: { ...common, operationId: 'getHealth', summary: 'Liveness', response: { 200: Status } } }, async () => ({
     status: 'ok',
   }));
@@ -66,6 +110,6 @@ export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics:
         response: { 200: { description: 'The OpenAPI document.', type: 'object', additionalProperties: true } },
       },
     },
-    async () => app.swagger(),
+    async (request) => ({ ...app.swagger(), servers: serversFor(deps.publicBaseUrl, request) }),
   );
 }

@@ -46,16 +46,19 @@ export function registerProviderCallbackRoutes(app: RouteApp, deps: { providerCa
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.post(
-    '/provider-callbacks/:provider',
-    {
+  // MTN MoMo calls back with PUT, the others with POST: one route, two methods, documented apart.
+  for (const method of ['POST', 'PUT'] as const) {
+    app.route({
+      method,
+      url: '/provider-callbacks/:provider',
       schema: {
-        operationId: 'receiveProviderCallback',
+        operationId: method === 'POST' ? 'receiveProviderCallback' : 'receiveProviderCallbackPut',
         tags: ['Provider callbacks'],
         summary: 'Receive an asynchronous outcome from a payment provider',
         description: describe(connectors),
         security: [],
         params: Params,
+        querystring: Type.Object(Object.assign({}, ...connectors.map((c) => c.callbacks.query ?? {}))),
         headers: Type.Object(Object.assign({}, ...connectors.map((c) => c.callbacks.headers))),
         body: documentedBody(connectors),
         response: {
@@ -67,17 +70,17 @@ export function registerProviderCallbackRoutes(app: RouteApp, deps: { providerCa
       preValidation: async (request) => {
         const connector = deps.providerCallbacks.connectorOf(request.params.provider);
         const raw = typeof request.body === 'string' ? request.body : undefined;
-        deps.providerCallbacks.authenticate(connector, request.headers, raw);
+        deps.providerCallbacks.authenticate(connector, request.headers, raw, request.query as Record<string, unknown>);
         // authenticate refuses a missing body, so raw is the verified string here.
         const body = parseJsonBody(present(raw, 'verified callback body'));
         validateBody(request, connector, body);
         request.body = body;
       },
-    },
-    async (request) => {
-      const providerCallbacks = deps.providerCallbacks;
-      const connector = providerCallbacks.connectorOf(request.params.provider);
-      return providerCallbacks.receive(connector, providerCallbacks.hintOf(connector, request.body));
-    },
-  );
+      handler: async (request) => {
+        const providerCallbacks = deps.providerCallbacks;
+        const connector = providerCallbacks.connectorOf(request.params.provider);
+        return providerCallbacks.receive(connector, providerCallbacks.hintOf(connector, request.body));
+      },
+    });
+  }
 }

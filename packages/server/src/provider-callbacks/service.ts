@@ -1,9 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Settlement } from '../charges/settlement.ts';
 import * as chargeStore from '../charges/store.ts';
-import type { CallbackHeaders, CallbackHint, Connector, StatusOutcome } from '../connectors/connector.ts';
+import type { CallbackHeaders, CallbackHint, CallbackQuery, Connector, ProviderOutcome, StatusOutcome } from '../connectors/connector.ts';
+
+type FinalOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
+
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
+import type { OutflowSettlement } from '../outflows/settlement.ts';
+import * as outflowStore from '../outflows/store.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 
@@ -11,17 +16,45 @@ import { isIdOf } from '../shared/ids.ts';
  * Asynchronous notifications from payment providers. A callback is a hint, not an outcome: it
  * is verified on its raw bytes by the provider's connector, which reads which charge it names;
  * then the connector's status call says what really happened, and that goes through the same
- * settlement as a polled status (pending → final once; a contradiction of a final state is kept
- * in late_outcome, never applied). So a callback can only make Purse look sooner: whatever its
+ * settlement as a polled status (pending → final once; a contradiction of a final state is shown
+ * in late_outcome and announced by its event, never applied). So a callback can only make Purse look sooner: whatever its
  * body claims, the charge ends as the provider's books say, and duplicates change nothing.
  */
 export function createProviderCallbackService(deps: {
   db: Db;
   registry: ConnectorRegistry;
   settlement: Settlement;
+  outflowSettlement: OutflowSettlement;
   log: FastifyBaseLogger;
 }) {
-  const { db, registry, settlement, log } = deps;
+  const { db, registry, settlement, outflowSettlement, log } = deps;
+
+  /** The charge, refund or payout a callback names, with how to ask about it and apply what the provider says. */
+  async function subjectOf(key: string) {
+    if (isIdOf('payment', key) || isIdOf('topup', key)) {
+      const charge = await chargeStore.findChargeById(db, key);
+      return charge
+        ? {
+            id: charge.id,
+            provider: charge.provider,
+            status: () => settlement.providerStatus(charge),
+            apply: (outcome: FinalOutcome) => settlement.applyOutcome(charge, outcome),
+          }
+        : undefined;
+    }
+    if (isIdOf('refund', key) || isIdOf('payout', key)) {
+      const outflow = await outflowStore.findOutflowById(db, key);
+      return outflow
+        ? {
+            id: outflow.id,
+            provider: outflow.provider,
+            status: () => outflowSettlement.providerStatus(outflow),
+            apply: (outcome: FinalOutcome) => outflowSettlement.applyOutcome(outflow, outcome),
+          }
+        : undefined;
+    }
+    return undefined;
+  }
 
   return {
     /** Every connector: each documents its callback on the shared route. */
@@ -35,8 +68,8 @@ export function createProviderCallbackService(deps: {
     },
 
     /** Before anything is parsed: the provider signed exactly these bytes. */
-    authenticate(connector: Connector, headers: CallbackHeaders, rawBody: string | undefined): void {
-      if (rawBody === undefined || !connector.callbacks.verify(headers, rawBody)) {
+    authenticate(connector: Connector, headers: CallbackHeaders, rawBody: string | undefined, query: CallbackQuery = {}): void {
+      if (rawBody === undefined || !connector.callbacks.verify(headers, rawBody, query)) {
         throw new ApiError('signature_invalid', 'The callback signature is missing or does not match the body.');
       }
     },
@@ -49,18 +82,16 @@ export function createProviderCallbackService(deps: {
     },
 
     async receive(connector: Connector, hint: CallbackHint): Promise<{ received: true }> {
-      const { idempotencyKey } = hint;
-      const known = isIdOf('payment', idempotencyKey) || isIdOf('topup', idempotencyKey);
-      const charge = known ? await chargeStore.findChargeById(db, idempotencyKey) : undefined;
-      // A provider only speaks for the charges it was asked to make.
-      if (!charge || charge.provider !== connector.name) throw notFound();
+      const subject = await subjectOf(hint.idempotencyKey);
+      // A provider only speaks for the requests it was sent.
+      if (!subject || subject.provider !== connector.name) throw notFound();
       let status: StatusOutcome;
       try {
-        status = await settlement.providerStatus(charge);
+        status = await subject.status();
       } catch (error) {
         // The provider could not confirm now: refuse, so that it delivers the callback again;
         // the worker's own polling settles the charge meanwhile either way.
-        log.warn({ err: error, charge_id: charge.id, claimed: hint.claimed }, 'provider status after a callback failed');
+        log.warn({ err: error, object_id: subject.id, claimed: hint.claimed }, 'provider status after a callback failed');
         throw new ApiError('service_unavailable', 'The provider status could not be confirmed; deliver the callback again.', {
           headers: { 'retry-after': '2' },
         });
@@ -68,7 +99,7 @@ export function createProviderCallbackService(deps: {
       // Only a final outcome the provider confirms is applied (a contradiction of our final state
       // is kept as a late outcome). Pending, or unknown to the provider: nothing changes, and the
       // worker keeps polling until the expiry.
-      if (status.status === 'succeeded' || status.status === 'failed') await settlement.applyOutcome(charge, status);
+      if (status.status === 'succeeded' || status.status === 'failed') await subject.apply(status);
       return { received: true };
     },
   };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import { FAILURE_CODES } from '../connectors/connector.ts';
+import { FAILURE_CODES, type FailureCode } from '../connectors/connector.ts';
 import type { RouteApp } from '../http/route-app.ts';
+import type { AuthContext } from '../oauth/service.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import type { SandboxControls } from './service.ts';
 
@@ -19,19 +20,30 @@ async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
  * and fail are registered apart so that only fail has a body schema, and its handler reads the
  * validated failure code.
  */
+type Kind = 'payment' | 'topup' | 'refund' | 'payout';
+
+/** Per kind: its path, schema name and what a fail without a failure code means. */
+const KINDS: readonly { path: string; kind: Kind; ref: string; note: string }[] = [
+  { path: 'payments', kind: 'payment', ref: 'Payment', note: 'default payer_declined (mobile money) or card_declined' },
+  { path: 'topups', kind: 'topup', ref: 'Topup', note: 'default payer_declined (mobile money) or card_declined' },
+  { path: 'refunds', kind: 'refund', ref: 'Refund', note: 'default provider_error; the amount returns to the balance and the payment' },
+  { path: 'payouts', kind: 'payout', ref: 'Payout', note: 'default payee_not_found; the amount returns to the available balance' },
+];
+
 export function registerSandboxControlRoutes(app: RouteApp, deps: { sandboxControls: SandboxControls }): void {
-  for (const [path, kind, ref] of [
-    ['payments', 'payment', 'Payment'],
-    ['topups', 'topup', 'Topup'],
-  ] as const) {
+  const force = (auth: AuthContext, kind: Kind, id: string, outcome: 'succeed' | 'fail', code: FailureCode | null) =>
+    kind === 'payment' || kind === 'topup'
+      ? deps.sandboxControls.force(auth, kind, id, outcome, code)
+      : deps.sandboxControls.forceOutflow(auth, kind, id, outcome, code);
+  for (const { path, kind, ref, note } of KINDS) {
     const schema = (outcome: 'succeed' | 'fail') => ({
       operationId: `sandbox${outcome === 'succeed' ? 'Succeed' : 'Fail'}${ref}`,
       tags: ['Sandbox'],
       summary: `Force a pending ${kind} to ${outcome === 'succeed' ? 'succeed' : 'fail'} (sandbox merchants only)`,
       description:
-        'Only for pending objects (otherwise 409 invalid_state). The outcome goes through the sandbox provider and the ' +
-        'normal settlement, so the ledger, events and webhooks behave as live.' +
-        (outcome === 'fail' ? ' Optional body {"failure_code": …}; default payer_declined (mobile money) or card_declined.' : ''),
+        'Only for pending objects at the sandbox provider (otherwise 409 invalid_state). The outcome goes through the sandbox ' +
+        'provider and the normal settlement, so the ledger, events and webhooks behave as live.' +
+        (outcome === 'fail' ? ` Optional body {"failure_code": …}; ${note}.` : ''),
       params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
     });
     const response = { 200: { $ref: `${ref}#` }, ...errorResponses(400, 401, 404, 409, 429) };
@@ -39,12 +51,12 @@ export function registerSandboxControlRoutes(app: RouteApp, deps: { sandboxContr
     app.post(
       `/sandbox/${path}/:id/succeed`,
       { schema: { ...schema('succeed'), response }, preValidation: emptyBodyAsObject },
-      async (request) => deps.sandboxControls.force(request.auth, kind, request.params.id, 'succeed', null),
+      async (request) => force(request.auth, kind, request.params.id, 'succeed', null),
     );
     app.post(
       `/sandbox/${path}/:id/fail`,
       { schema: { ...schema('fail'), body: ForceBody, response }, preValidation: emptyBodyAsObject },
-      async (request) => deps.sandboxControls.force(request.auth, kind, request.params.id, 'fail', request.body.failure_code ?? null),
+      async (request) => force(request.auth, kind, request.params.id, 'fail', request.body.failure_code ?? null),
     );
   }
 }

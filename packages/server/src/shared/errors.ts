@@ -10,6 +10,10 @@ export const ERROR_TYPES = {
   parameter_unknown: ['invalid_request_error', 400],
   currency_not_supported: ['invalid_request_error', 400],
   resource_missing: ['invalid_request_error', 400],
+  limit_exceeded: ['invalid_request_error', 400],
+  // Refunds (docs/api.md §14): the payment did not succeed, or the amount is above what is left.
+  payment_not_refundable: ['invalid_request_error', 400],
+  amount_too_large: ['invalid_request_error', 400],
   token_missing: ['authentication_error', 401],
   token_invalid: ['authentication_error', 401],
   token_expired: ['authentication_error', 401],

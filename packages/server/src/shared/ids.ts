@@ -14,6 +14,8 @@ export const ID_PREFIXES = {
   topup: 'top',
   wallet: 'wal',
   transfer: 'tr',
+  refund: 're',
+  payout: 'po',
   /** Ledger entries of a wallet's account: the public wallet transactions. */
   walletTransaction: 'wtx',
   /** Every other ledger entry (merchant funds, provider accounts). */

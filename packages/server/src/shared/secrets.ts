@@ -29,19 +29,47 @@ export function constantTimeEqual(a: string, b: string): boolean {
  * Secrets that must be used again (webhook signing secrets) are kept encrypted with
  * AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64url. The key derives from PURSE_SECRET_KEY.
  */
-export function encryptSecret(key: Buffer, plaintext: string): string {
+/** One key, or the keys of a rotation: the first encrypts, any decrypts (current, then previous). */
+export type SecretKeys = Buffer | readonly Buffer[];
+
+function keyList(key: SecretKeys): readonly Buffer[] {
+  return Buffer.isBuffer(key) ? [key] : key;
+}
+
+export function encryptSecret(keys: SecretKeys, plaintext: string): string {
+  const key = keyList(keys)[0];
+  if (!key) throw new Error('no encryption key');
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }
 
-export function decryptSecret(key: Buffer, sealed: string): string {
+export function decryptSecret(keys: SecretKeys, sealed: string): string {
   const [version, iv, tag, data] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown sealed secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  let failure: unknown = new Error('no decryption key');
+  // GCM authenticates: a wrong key fails here rather than returning garbage.
+  for (const key of keyList(keys)) {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
+/** Whether `sealed` was encrypted with `key` (rekey leaves those alone). */
+export function sealedWith(key: Buffer, sealed: string): boolean {
+  try {
+    decryptSecret(key, sealed);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */

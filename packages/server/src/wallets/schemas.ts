@@ -45,7 +45,13 @@ export const WalletTransactionView = Type.Object(
     amount: Type.String({ description: 'Signed: + credit, - debit.', examples: ['+1500.00'] }),
     currency: Type.String(),
     balance_after: Type.String(),
-    source_type: Type.Union([Type.Literal('payment'), Type.Literal('topup'), Type.Literal('transfer')]),
+    source_type: Type.Union([
+      Type.Literal('payment'),
+      Type.Literal('topup'),
+      Type.Literal('transfer'),
+      Type.Literal('refund'),
+      Type.Literal('payout'),
+    ]),
     source_id: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
   },
@@ -55,8 +61,13 @@ export const WalletTransactionView = Type.Object(
 export const BalanceView = Type.Object(
   {
     object: Type.Literal('balance'),
-    available: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() })),
+    available: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }), {
+      description: 'What refunds and payouts may use now: succeeded payments less pending and succeeded refunds and payouts.',
+    }),
+    reserved: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }), {
+      description: 'Held by pending refunds and payouts; it returns to available if they fail.',
+    }),
     livemode: Type.Boolean(),
   },
-  { $id: 'Balance', description: "The merchant's collected funds per currency (succeeded payments)." },
+  { $id: 'Balance', description: "The merchant's funds per currency, in every currency it has ever held funds in." },
 );

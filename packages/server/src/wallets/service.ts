@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import { checkCurrency, checkCustomer, checkReference } from '../charges/input.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { merchantAccount } from '../ledger/accounts.ts';
+import { merchantFunds } from '../ledger/merchant-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
@@ -75,11 +75,11 @@ export function createWalletService(deps: { db: Db; clock: Clock; config: Config
     },
 
     async getBalance(auth: AuthContext) {
-      const accounts = config.currencies.map((c) => merchantAccount(auth.merchantId, c));
-      const rows = await store.sumAccounts(db, accounts);
+      const funds = await merchantFunds(db, auth.merchantId);
       return {
         object: 'balance' as const,
-        available: rows.map((r) => ({ currency: r.currency, amount: formatAmount(BigInt(r.total), r.currency) })),
+        available: funds.map((f) => ({ currency: f.currency, amount: formatAmount(f.available, f.currency) })),
+        reserved: funds.map((f) => ({ currency: f.currency, amount: formatAmount(f.reserved, f.currency) })),
         livemode: auth.livemode,
       };
     },

@@ -34,7 +34,7 @@ export function walletTransactionView(row: {
     amount: formatSignedAmount(BigInt(row.amount), row.currency),
     currency: row.currency,
     balance_after: formatAmount(BigInt(row.balance_after ?? '0'), row.currency),
-    source_type: row.source_type as 'payment' | 'topup' | 'transfer',
+    source_type: row.source_type as 'payment' | 'topup' | 'transfer' | 'refund' | 'payout',
     source_id: row.source_id,
     created_at: row.created_at.toISOString(),
   };

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { present } from '../shared/invariant.ts';
-import { isPrivateAddress } from './url-guard.ts';
+import { type AddressPolicy, addressAllowed } from './url-guard.ts';
 
 export interface SendResult {
   statusCode: number | null;
@@ -18,13 +18,13 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * at connection time, so a name that re-resolves to an internal address (DNS rebinding) is
  * still refused.
  */
-export function guardedLookup(allowPrivate: boolean) {
+export function guardedLookup(policy: AddressPolicy) {
   return (hostname: string, options: { all?: boolean; family?: number } | number, callback: LookupCallback): void => {
     const opts = typeof options === 'number' ? { family: options } : options;
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
-      const refused = !allowPrivate && list.some((a) => isPrivateAddress(a.address));
+      const refused = list.some((a) => !addressAllowed(a.address, policy));
       if (refused || list.length === 0) {
         const error: NodeJS.ErrnoException = new Error(`refused to connect to a private address for ${hostname}`);
         error.code = 'EBLOCKEDADDRESS';
@@ -42,7 +42,7 @@ export function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: { timeoutMs: number; policy: AddressPolicy },
 ): Promise<SendResult> {
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): SendResult => ({
@@ -60,7 +60,7 @@ export function postWebhook(
     // An address literal never reaches the lookup below (Node connects to it directly), so it is
     // checked here: a stored URL must not reach a private address once the operator forbids it.
     const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal)) {
+    if (isIP(literal) !== 0 && !addressAllowed(literal, options.policy)) {
       return resolve(done(null, `refused to connect to a private address for ${literal}`));
     }
     const transport = target.protocol === 'https:' ? https : http;
@@ -74,7 +74,7 @@ export function postWebhook(
           'user-agent': 'Purse-Webhooks/1.0',
           ...headers,
         },
-        lookup: guardedLookup(options.allowPrivate) as never,
+        lookup: guardedLookup(options.policy) as never,
         agent: false,
       },
       (response) => {

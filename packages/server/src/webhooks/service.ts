@@ -1,31 +1,33 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
+import { eventPayload } from '../events/view.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
 import type { PageRequest } from '../shared/pagination.ts';
-import { encryptSecret, newWebhookSecret } from '../shared/secrets.ts';
-import { ROTATION_OVERLAP_MS } from './secrets.ts';
+import { encryptSecret, newWebhookSecret, type SecretKeys } from '../shared/secrets.ts';
+import { ROTATION_OVERLAP_MS, revealMerchantSigningSecret, rotateMerchantSigningSecret } from './secrets.ts';
 import { guardedLookup } from './sender.ts';
 import * as store from './store.ts';
-import { checkCallbackUrl, URL_PROBLEM_MESSAGES } from './url-guard.ts';
+import { type AddressPolicy, addressPolicy, checkCallbackUrl, URL_PROBLEM_MESSAGES } from './url-guard.ts';
 import { endpointView } from './view.ts';
 
-function resolves(hostname: string, allowPrivate: boolean): Promise<boolean> {
-  return new Promise((resolve) => guardedLookup(allowPrivate)(hostname, { all: true }, (err) => resolve(err === null)));
+function resolves(hostname: string, policy: AddressPolicy): Promise<boolean> {
+  return new Promise((resolve) => guardedLookup(policy)(hostname, { all: true }, (err) => resolve(err === null)));
 }
 
-export function createWebhookService(deps: { db: Db; clock: Clock; config: Config; encryptionKey: Buffer }) {
+export function createWebhookService(deps: { db: Db; clock: Clock; config: Config; encryptionKey: SecretKeys }) {
   const { db, clock, config, encryptionKey } = deps;
 
   /** Form first, then the host is resolved: an answer in a private range is refused (SSRF). */
-  async function checkEndpointUrl(url: string): Promise<void> {
-    const problem = checkCallbackUrl(url, config.allowPrivateWebhookUrls);
+  async function checkEndpointUrl(url: string, livemode: boolean): Promise<void> {
+    const policy = addressPolicy(config, livemode);
+    const problem = checkCallbackUrl(url, policy);
     if (problem) throw new ApiError('parameter_invalid', `url ${URL_PROBLEM_MESSAGES[problem]}.`, { param: 'url' });
-    if (config.allowPrivateWebhookUrls) return;
+    if (policy.allowPrivate) return;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (!(await resolves(host, false))) {
+    if (!(await resolves(host, policy))) {
       throw new ApiError('parameter_invalid', 'url must resolve to a public address.', { param: 'url' });
     }
   }
@@ -38,11 +40,11 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
 
   return {
     async createEndpoint(auth: AuthContext, body: { url: string; events?: string[]; description?: string }) {
-      await checkEndpointUrl(body.url);
+      await checkEndpointUrl(body.url, auth.livemode);
       const events = [...new Set(body.events ?? [])];
       const all = events.length === 0 || events.includes('*');
       const secret = newWebhookSecret();
-      const row = await store.insertEndpoint(db, {
+      const row = await store.insertEndpointWithinLimit(db, {
         id: newId('webhookEndpoint'),
         merchantId: auth.merchantId,
         url: body.url,
@@ -52,6 +54,9 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
         livemode: auth.livemode,
         now: clock.now(),
       });
+      if (!row) {
+        throw new ApiError('limit_exceeded', `A merchant can have at most ${store.MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+      }
       return endpointView(row, secret);
     },
 
@@ -91,6 +96,72 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
       );
       if (!row) throw notFound();
       return endpointView(row, secret);
+    },
+
+    /** Edits url, events, description or status; enabling again is how an endpoint disabled by a 410 comes back. */
+    async updateEndpoint(
+      auth: AuthContext,
+      id: string,
+      body: { url?: string; events?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
+    ) {
+      await owned(auth, id);
+      if (body.url !== undefined) await checkEndpointUrl(body.url, auth.livemode);
+      const set: Parameters<typeof store.updateEndpoint>[3] = {};
+      if (body.url !== undefined) set.url = body.url;
+      if (body.events !== undefined) {
+        const events = [...new Set(body.events)];
+        set.events = events.includes('*') ? [] : events.sort();
+      }
+      if (body.description !== undefined) set.description = body.description;
+      if (body.status !== undefined) set.status = body.status;
+      const row = await store.updateEndpoint(db, auth.merchantId, id, set, clock.now());
+      if (!row) throw notFound();
+      return endpointView(row);
+    },
+
+    /**
+     * A `webhook_endpoint.test` event delivered to this endpoint only, signed and retried like
+     * any other; its deliveries show at GET /v1/events/{id}.
+     */
+    async sendTestEvent(auth: AuthContext, id: string) {
+      const endpoint = await owned(auth, id);
+      if (endpoint.status !== 'enabled') {
+        throw new ApiError('parameter_invalid', 'The endpoint is disabled: enable it (PATCH status "enabled") to send it events.', {
+          param: 'id',
+        });
+      }
+      const now = clock.now();
+      const eventId = newId('event');
+      const payload = eventPayload(endpointView(endpoint));
+      await store.insertTestEvent(db, {
+        eventId,
+        merchantId: auth.merchantId,
+        endpoint: { id: endpoint.id, url: endpoint.url },
+        livemode: auth.livemode,
+        payload,
+        now,
+      });
+      return {
+        id: eventId,
+        object: 'event' as const,
+        type: 'webhook_endpoint.test',
+        livemode: auth.livemode,
+        created_at: now.toISOString(),
+        data: JSON.parse(payload) as { object: Record<string, unknown> },
+      };
+    },
+
+    /** The merchant's default signing secret, which signs deliveries to a payment's or top-up's callback_url. */
+    async merchantSecret(auth: AuthContext) {
+      const secret = await revealMerchantSigningSecret(db, encryptionKey, clock, auth.merchantId);
+      if (secret === null) throw notFound();
+      return { object: 'webhook_secret' as const, secret };
+    },
+
+    async rotateMerchantSecret(auth: AuthContext) {
+      const secret = await rotateMerchantSigningSecret(db, encryptionKey, clock, auth.merchantId);
+      if (secret === null) throw notFound();
+      return { object: 'webhook_secret' as const, secret };
     },
   };
 }

@@ -3,6 +3,29 @@ import type { Db } from '../db/db.ts';
 import { typeIdSql } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
+/** Webhook endpoints a merchant may have (not deleted), per mode. */
+export const MAX_ENDPOINTS = 16;
+
+/**
+ * Inserts the endpoint unless the merchant already has MAX_ENDPOINTS: the merchant's row is locked
+ * for the count and the insert, so concurrent creations are serialised by the database and the
+ * limit holds. Returns null when the limit is reached.
+ */
+export async function insertEndpointWithinLimit(db: Db, row: Parameters<typeof insertEndpoint>[1]) {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('merchants').select('id').where('id', '=', row.merchantId).forUpdate().executeTakeFirst();
+    const { n } = await trx
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('merchant_id', '=', row.merchantId)
+      .where('livemode', '=', row.livemode)
+      .where('status', '!=', 'deleted')
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAX_ENDPOINTS) return null;
+    return insertEndpoint(trx as unknown as Db, row);
+  });
+}
+
 export async function insertEndpoint(
   db: Db,
   row: {
@@ -58,6 +81,9 @@ export async function updateEndpoint(
   id: string,
   set: Partial<{
     status: 'enabled' | 'disabled' | 'deleted';
+    url: string;
+    events: string[];
+    description: string | null;
     secret_enc: string;
     previous_secret_enc: string | null;
     previous_secret_expires_at: Date | null;
@@ -210,4 +236,24 @@ export function deliveriesFor(events: RawBuilder<unknown>, merchantId: string, c
     UNION ALL
     SELECT ${id}, ev.id, ${merchantId}, NULL, ${callbackUrl}::text, 'pending', t.at, t.at, t.at
     FROM ${events} CROSS JOIN ${clock} WHERE ${callbackUrl}::text IS NOT NULL`;
+}
+
+/**
+ * A test event for one endpoint: the event and its single delivery in one statement, so the
+ * endpoint's own subscription list and the merchant's other endpoints play no part.
+ */
+export async function insertTestEvent(
+  db: Db,
+  row: { eventId: string; merchantId: string; endpoint: { id: string; url: string }; livemode: boolean; payload: string; now: Date },
+): Promise<void> {
+  const clock = sql`(SELECT ${row.now}::timestamptz AS at) t`;
+  await sql`
+    WITH ev AS (
+      INSERT INTO events (id, merchant_id, type, object_id, data, livemode, created_at)
+      VALUES (${row.eventId}, ${row.merchantId}, 'webhook_endpoint.test', ${row.endpoint.id}, ${row.payload}::json, ${row.livemode}, ${row.now})
+      RETURNING id
+    )
+    INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+    SELECT ${typeIdSql('delivery', 't.at')}, ev.id, ${row.merchantId}, ${row.endpoint.id}, ${row.endpoint.url}, 'pending', t.at, t.at, t.at
+    FROM ev CROSS JOIN ${clock}`.execute(db);
 }

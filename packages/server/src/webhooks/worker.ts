@@ -4,9 +4,11 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createPoller } from '../shared/poller.ts';
+import type { SecretKeys } from '../shared/secrets.ts';
 import { merchantSigningSecrets, signingSecrets } from './secrets.ts';
 import { postWebhook } from './sender.ts';
 import * as store from './store.ts';
+import { addressPolicy } from './url-guard.ts';
 
 const BATCH = 20;
 /** The claim outlives the send timeout by this much, so a live sender never loses it; a dead one's is free again soon. */
@@ -36,7 +38,7 @@ export function nextAttemptAt(now: Date, attempt: number, scheduleS: readonly nu
  * several processes never send the same attempt), signs with Standard Webhooks, POSTs with a
  * timeout and no redirects, records every attempt, retries on the schedule, disables on 410.
  */
-export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Config; encryptionKey: Buffer; log: FastifyBaseLogger }) {
+export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Config; encryptionKey: SecretKeys; log: FastifyBaseLogger }) {
   const { db, clock, config, encryptionKey, log } = deps;
 
   async function secretsFor(delivery: store.DeliveryRow, now: Date): Promise<string[] | 'endpoint_gone'> {
@@ -72,7 +74,7 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
     };
     const result = await postWebhook(delivery.url, body, headers, {
       timeoutMs: config.webhookTimeoutMs,
-      allowPrivate: config.allowPrivateWebhookUrls,
+      policy: addressPolicy(config, event.livemode),
     });
     const at = clock.now();
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

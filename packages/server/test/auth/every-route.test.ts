@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
+import type { FastifyInstance, HTTPMethods, InjectOptions, RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { newId } from '../../src/shared/ids.ts';
 import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
@@ -23,7 +23,7 @@ interface Route {
  * Routes outside /v1 that answer without a token. A new one fails the test until it is added
  * here, which is the moment to decide that it really is meant to be public.
  */
-const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/oauth/token', '/provider-callbacks/:provider']);
+const PUBLIC_ROUTES = new Set(['/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/oauth/token', '/provider-callbacks/:provider']);
 /** The API reference UI serves its own static files under /docs; none of them touches merchant data. */
 const isDocsRoute = (url: string) => url === '/docs' || url.startsWith('/docs/');
 
@@ -66,7 +66,18 @@ async function realIds(app: TestApp, m: TestMerchant): Promise<Record<string, st
     destination_wallet_id: await createWallet(app, m),
   });
   assert.equal(transfer.statusCode, 201, transfer.body);
+  const refund = await post(app, m, '/v1/refunds', { reference: uniqueRef('every-route'), payment_id: payment.json().id, amount: '1.00' });
+  assert.equal(refund.statusCode, 201, refund.body);
+  const payout = await post(app, m, '/v1/payouts', {
+    reference: uniqueRef('every-route'),
+    amount: '1.00',
+    currency: 'KES',
+    destination: { type: 'wallet', wallet: { wallet_id: wallet } },
+  });
+  assert.equal(payout.statusCode, 201, payout.body);
   return {
+    refunds: refund.json().id,
+    payouts: payout.json().id,
     transfers: transfer.json().id,
     payments: payment.json().id,
     topups: topups.json().data[0].id,
@@ -93,6 +104,8 @@ function bodyFor(route: Route, walletId: string): Record<string, unknown> | unde
   if (route.url === '/v1/webhook_endpoints') return { url: 'http://127.0.0.1:9/forged' };
   if (route.url === '/v1/transfers')
     return { reference, amount: '1.00', currency: 'KES', source_wallet_id: walletId, destination_wallet_id: walletId };
+  if (route.url === '/v1/payouts')
+    return { reference, amount: '1.00', currency: 'KES', destination: { type: 'wallet', wallet: { wallet_id: walletId } } };
   return {};
 }
 
@@ -106,6 +119,9 @@ async function holdings(app: TestApp, merchantId: string): Promise<unknown> {
            (SELECT count(*) FROM webhook_endpoints WHERE merchant_id = ${merchantId})::int AS endpoints,
            (SELECT count(*) FROM events WHERE merchant_id = ${merchantId})::int AS events,
            (SELECT count(*) FROM transfers WHERE merchant_id = ${merchantId})::int AS transfers,
+           (SELECT count(*) FROM outflows WHERE merchant_id = ${merchantId})::int AS outflows,
+           (SELECT string_agg(status, ',' ORDER BY id) FROM outflows WHERE merchant_id = ${merchantId}) AS outflow_states,
+           (SELECT string_agg(debited || '/' || reserved, ',') FROM merchant_balances WHERE merchant_id = ${merchantId}) AS funds,
            (SELECT count(*) FROM access_tokens WHERE merchant_id = ${merchantId})::int AS tokens`.execute(app.deps.db.db);
   return result.rows[0];
 }
@@ -175,7 +191,7 @@ describe('every /v1 route refuses a request without a valid token', () => {
       for (const route of v1) {
         const body = bodyFor(route, ids.wallets ?? '');
         const response = await app.inject({
-          method: route.method as HTTPMethods,
+          method: route.method as NonNullable<InjectOptions['method']>,
           url: fill(route.url, ids),
           headers: headers(),
           ...(body !== undefined ? { payload: body } : {}),

@@ -115,3 +115,14 @@ export function figuresLine(name: string, figures: Record<string, unknown>): str
 export function reportFigures(t: { diagnostic(message: string): void }, name: string, figures: Record<string, unknown>): void {
   t.diagnostic(figuresLine(name, figures));
 }
+
+/**
+ * Starts `app` listening on a free port of 127.0.0.1 and returns a real-HTTP client for it: the
+ * requests of a storm arrive over sockets and run on the pool's connections at once (PostgreSQL).
+ * The app's own close (buildTestApp's) stops the listener.
+ */
+export async function listeningClient(app: TestApp, auth: { authorization: string }): Promise<ApiClient> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return httpClient([`http://127.0.0.1:${port}`], auth);
+}

@@ -146,12 +146,15 @@ test('mobile money: expired (003) and stuck (005) fail as expired at expires_at,
     assert.equal(settled.status, 'failed');
     assert.equal(settled.failure.code, 'expired');
     assert.ok(new Date(settled.completed_at) >= new Date(res.body.expires_at));
-    // A late success at the provider is recorded for reconciliation, never applied.
+    // A late success at the provider is never applied: shown as late_outcome and announced.
+    assert.equal(settled.late_outcome, null);
     const charge = await app.deps.db.db.selectFrom('charges').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
     await app.deps.settlement.applyOutcome(charge, { status: 'succeeded', providerReference: null });
-    assert.equal((await api.get(`/v1/payments/${res.body.id}`)).body.status, 'failed');
-    const row = await app.deps.db.db.selectFrom('charges').select('late_outcome').where('id', '=', res.body.id).executeTakeFirstOrThrow();
-    assert.equal((row.late_outcome as { status: string }).status, 'succeeded');
+    const after = (await api.get(`/v1/payments/${res.body.id}`)).body;
+    assert.equal(after.status, 'failed');
+    assert.equal(after.late_outcome.status, 'succeeded');
+    const late = await api.get(`/v1/events?type=payment.late_outcome&object_id=${res.body.id}`);
+    assert.equal(late.body.data.length, 1);
   }
   await assertLedgerHealthy(app);
 });

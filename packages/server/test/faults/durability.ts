@@ -144,8 +144,8 @@ const CARD_DECLINED = { ...CARD_OK, number: '4000000000000002' };
 
 export interface Operation {
   ref: string;
-  kind: 'payment' | 'topup';
-  path: '/v1/payments' | '/v1/topups';
+  kind: 'payment' | 'topup' | 'refund' | 'payout';
+  path: '/v1/payments' | '/v1/topups' | '/v1/refunds' | '/v1/payouts';
   body: Record<string, unknown>;
 }
 
@@ -234,6 +234,8 @@ export interface LoadOptions {
   stats: LoadStats;
   /** The client's patience for one request; anything near it is a hang. */
   requestTimeoutMs?: number;
+  /** The n-th request of a client, called once per reference (default operationFor); null ends that client. */
+  operation?: (client: number, seq: number) => Operation | null;
 }
 
 /**
@@ -247,7 +249,8 @@ export async function runLoad(o: LoadOptions): Promise<void> {
   await Promise.all(
     Array.from({ length: o.clients }, async (_, client) => {
       for (let seq = 0; !o.stop(); seq++) {
-        const op = operationFor(o.runId, client, seq, o.wallets);
+        const op = o.operation ? o.operation(client, seq) : operationFor(o.runId, client, seq, o.wallets);
+        if (op === null) break;
         for (;;) {
           if (Date.now() > o.hardDeadline || o.abort()) {
             o.stats.gaveUp++;
@@ -518,7 +521,11 @@ export async function replayAcknowledged(
   return { replayed: acks.length, otherId, notReplay, failures, samples };
 }
 
-/** Ledger problems: unbalanced transactions, wallet balances that differ from their entries, negative wallets, charges whose posting count is wrong. */
+/**
+ * Ledger problems: unbalanced transactions, wallet balances that differ from their entries,
+ * negative wallets, charges, transfers and outflows whose posting count is wrong, merchant funds
+ * (available, reserved) that disagree with their entries or the pending outflows, over-refunded payments.
+ */
 export async function ledgerImbalance(db: DbHandle): Promise<{ count: number; report: LedgerReport }> {
   const report = await verifyLedger(db.db);
   return {
@@ -527,7 +534,10 @@ export async function ledgerImbalance(db: DbHandle): Promise<{ count: number; re
       report.walletMismatches.length +
       report.negativeWallets.length +
       report.chargePostingMismatches.length +
-      report.transferPostingMismatches.length,
+      report.transferPostingMismatches.length +
+      report.fundsMismatches.length +
+      report.overRefunded.length +
+      report.outflowPostingMismatches.length,
     report,
   };
 }

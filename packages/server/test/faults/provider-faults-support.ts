@@ -151,10 +151,12 @@ export interface ChargeState {
   completed_at: Date | null;
   expires_at: Date | null;
   provider_reference: string | null;
-  late_outcome: { status: string; failureCode?: string } | null;
+  late_outcome: { status: string; failure_code: string | null } | null;
   postings: number;
   created_events: number;
   final_events: string[];
+  /** `payment.late_outcome` events: one exactly when late_outcome is set. */
+  late_events: number;
   books: number;
   books_outcome: string | null;
   books_reference: string | null;
@@ -167,7 +169,9 @@ export async function chargeStates(db: DbHandle, ids: string[]): Promise<Map<str
     SELECT c.id, c.status, c.failure_code, c.completed_at, c.expires_at, c.provider_reference, c.late_outcome,
       (SELECT count(*)::int FROM ledger_transactions t WHERE t.source_id = c.id) AS postings,
       (SELECT count(*)::int FROM events e WHERE e.object_id = c.id AND e.type LIKE '%.created') AS created_events,
-      coalesce((SELECT array_agg(e.type ORDER BY e.id) FROM events e WHERE e.object_id = c.id AND e.type NOT LIKE '%.created'), '{}') AS final_events,
+      coalesce((SELECT array_agg(e.type ORDER BY e.id) FROM events e
+        WHERE e.object_id = c.id AND e.type NOT LIKE '%.created' AND e.type NOT LIKE '%.late_outcome'), '{}') AS final_events,
+      (SELECT count(*)::int FROM events e WHERE e.object_id = c.id AND e.type LIKE '%.late_outcome') AS late_events,
       (SELECT count(*)::int FROM sandbox_provider_charges s WHERE s.idempotency_key = c.id) AS books,
       (SELECT s.outcome FROM sandbox_provider_charges s WHERE s.idempotency_key = c.id) AS books_outcome,
       (SELECT s.provider_reference FROM sandbox_provider_charges s WHERE s.idempotency_key = c.id) AS books_reference

@@ -373,6 +373,8 @@ async function verify(ctx: Context, figures: Figures): Promise<Record<string, un
     if (s.status !== expect.status || s.failure_code !== expect.failureCode)
       wrong(`is ${s.status}/${s.failure_code}, expected ${expect.status}/${expect.failureCode}`);
     if ((s.late_outcome?.status ?? null) !== expect.late) wrong(`late_outcome ${JSON.stringify(s.late_outcome)}, expected ${expect.late}`);
+    if (s.late_events !== (s.late_outcome === null ? 0 : 1))
+      wrong(`has ${s.late_events} late_outcome events for late_outcome ${JSON.stringify(s.late_outcome)}`);
     if (s.books !== 1) wrong(`has ${s.books} provider charges`);
     if (s.books_outcome !== expect.books) wrong(`provider books say ${s.books_outcome}, expected ${expect.books}`);
     if (s.status === 'succeeded' && s.provider_reference !== s.books_reference)

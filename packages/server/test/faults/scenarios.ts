@@ -1,11 +1,24 @@
 import { crash } from './crash.ts';
+import { crashPayout, crashRefund } from './crash-outflows.ts';
 import { dbOutage } from './db-outage.ts';
 import { dbOutageNegativeControl } from './db-outage-negative-control.ts';
 import type { Scenario } from './figures.ts';
 import { providerFaults } from './provider-faults.ts';
+import { providerFaultsOutflows } from './provider-faults-outflows.ts';
 import { security } from './security.ts';
 import { shutdown } from './shutdown.ts';
 import { slowClients } from './slow-clients.ts';
 
 /** The scenarios, in the order they run. Each lives in its own file under test/faults/. */
-export const SCENARIOS: Scenario[] = [providerFaults, shutdown, slowClients, security, crash, dbOutage, dbOutageNegativeControl];
+export const SCENARIOS: Scenario[] = [
+  providerFaults,
+  providerFaultsOutflows,
+  shutdown,
+  slowClients,
+  security,
+  crash,
+  crashPayout,
+  crashRefund,
+  dbOutage,
+  dbOutageNegativeControl,
+];

@@ -187,6 +187,10 @@ interface Objects {
   finalTopup: string;
   /** A transfer between the merchant's two wallets. */
   transfer: string;
+  /** A succeeded card refund, a payout to the merchant's wallet, and a payout left pending. */
+  refund: string;
+  payout: string;
+  pendingPayout: string;
   wallet: string;
   walletReference: string;
   endpoints: { id: string; secret: string; path: string }[];
@@ -294,6 +298,7 @@ async function setUp(ctx: Ctx): Promise<Stage> {
       ...common,
       PURSE_TOKEN_TTL_S: '2',
       PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'false',
+      PURSE_SANDBOX_LOOPBACK_WEBHOOKS: 'false',
       PURSE_MAX_AMOUNTS: 'KES=1000',
       PURSE_WORKER: 'false',
     },
@@ -517,6 +522,9 @@ async function createObjects(ctx: Ctx, stage: Stage, secrets: Secrets, t: string
     finalPayment: '',
     finalTopup: '',
     transfer: '',
+    refund: '',
+    payout: '',
+    pendingPayout: '',
     wallet: '',
     walletReference: ref('wallet'),
     endpoints: [],
@@ -527,7 +535,18 @@ async function createObjects(ctx: Ctx, stage: Stage, secrets: Secrets, t: string
   await createWalletsAndTopups(secrets, o, post, ref);
   await createCardPayments(stage, secrets, o, post, ref);
   await createOtherPayments(stage, o, post, ref);
+  await createOutflows(o, post, ref);
   return o;
+}
+
+/** A refund of the first card payment, a payout to the wallet and one to a number that never settles. */
+async function createOutflows(o: Objects, post: Poster, ref: (what: string) => string): Promise<void> {
+  o.refund = (await post('/v1/refunds', { reference: ref('refund'), payment_id: o.finalPayment, amount: '1.00' })).json.id;
+  const payout = (destination: unknown, what: string) =>
+    post('/v1/payouts', { reference: ref(what), amount: '1.00', currency: 'KES', destination });
+  o.payout = (await payout({ type: 'wallet', wallet: { wallet_id: o.wallet } }, 'payout')).json.id;
+  o.pendingPayout = (await payout({ type: 'mobile_money', mobile_money: { phone_number: '+254712345005' } }, 'pending-payout')).json.id;
+  o.references.push(ref('refund'), ref('payout'), ref('pending-payout'));
 }
 
 /** The ids of the merchant's events, their deliveries and the wallet's transactions. */
@@ -659,7 +678,12 @@ async function probeIdRoutes(ctx: Ctx, stage: Stage, tokens: Tokens, oA: Objects
       await compare(`sandbox ${outcome} payment`, 'POST', (x) => `/v1/sandbox/payments/${x}/${outcome}`, id);
     for (const id of [oA.pendingTopup, oA.finalTopup])
       await compare(`sandbox ${outcome} top-up`, 'POST', (x) => `/v1/sandbox/topups/${x}/${outcome}`, id);
+    await compare(`sandbox ${outcome} refund`, 'POST', (x) => `/v1/sandbox/refunds/${x}/${outcome}`, oA.refund);
+    for (const id of [oA.pendingPayout, oA.payout])
+      await compare(`sandbox ${outcome} payout`, 'POST', (x) => `/v1/sandbox/payouts/${x}/${outcome}`, id);
   }
+  await compare('GET refund', 'GET', (x) => `/v1/refunds/${x}`, oA.refund);
+  for (const id of [oA.payout, oA.pendingPayout]) await compare('GET payout', 'GET', (x) => `/v1/payouts/${x}`, id);
   // Ids of one kind on another kind's route.
   await compare('a wallet id on /v1/payments/{id}', 'GET', (x) => `/v1/payments/${x}`, oA.wallet);
   await compare('a payment id on /v1/topups/{id}', 'GET', (x) => `/v1/topups/${x}`, oA.finalPayment);
@@ -845,6 +869,9 @@ function idFiller(ctx: Ctx, oA: Objects, redeliverTarget: string): (path: string
       if (path.startsWith('/v1/events')) return redeliverTarget;
       if (path.startsWith('/v1/webhook_endpoints')) return oA.endpoints[0]!.id;
       if (path.startsWith('/v1/transfers')) return oA.transfer;
+      if (path.startsWith('/v1/sandbox/refunds') || path.startsWith('/v1/refunds')) return oA.refund;
+      if (path.startsWith('/v1/sandbox/payouts')) return oA.pendingPayout;
+      if (path.startsWith('/v1/payouts')) return oA.payout;
       ctx.problems.push(`no id to fill ${path} with`);
       return oA.finalPayment;
     });
@@ -860,6 +887,9 @@ function forgedBodies(stage: Stage, oA: Objects): (method: string, path: string)
     if (path === '/v1/topups') return { reference, amount: '1.00', currency: 'KES', wallet_id: oA.wallet, source: cardMethod(TEST_CARD) };
     if (path === '/v1/wallets') return { currency: 'KES' };
     if (path === '/v1/webhook_endpoints') return { url: `${stage.receiver.base}/forged` };
+    if (path === '/v1/refunds') return { reference, payment_id: oA.finalPayment, amount: '1.00' };
+    if (path === '/v1/payouts')
+      return { reference, amount: '1.00', currency: 'KES', destination: { type: 'wallet', wallet: { wallet_id: oA.wallet } } };
     return {};
   };
 }

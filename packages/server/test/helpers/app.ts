@@ -13,6 +13,8 @@ export const TEST_ENV: Record<string, string> = {
   PURSE_SANDBOX_DELAY_MS: '20',
   PURSE_WORKER_INTERVAL_MS: '20',
   PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+  // Off as on PostgreSQL (the embedded database's default is on): tests that refuse private URLs refuse loopback too.
+  PURSE_SANDBOX_LOOPBACK_WEBHOOKS: 'false',
   PURSE_SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
 };
 

@@ -66,6 +66,9 @@ export async function storedCounts(app: TestApp, merchantId: string): Promise<Re
            (select count(*) from wallets where merchant_id = ${merchantId})::int as wallets,
            (select count(*) from events where merchant_id = ${merchantId})::int as events,
            (select count(*) from transfers where merchant_id = ${merchantId})::int as transfers,
+           (select count(*) from outflows where merchant_id = ${merchantId})::int as outflows,
+           (select coalesce(sum(debited), 0) from merchant_balances where merchant_id = ${merchantId})::int as funds_debited,
+           (select coalesce(sum(amount_refunded), 0) from charges where merchant_id = ${merchantId})::int as amount_refunded,
            (select count(*) from ledger_transactions where merchant_id = ${merchantId})::int as ledger_transactions`.execute(
     app.deps.db.db,
   );
@@ -364,6 +367,12 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
       request: (ref, ctx) =>
         edit(ctx.valid(ref), method, { type: 'mobile_money', mobile_money: { phone_number: '+254712345000', provider: '' } }),
     },
+    ...['airtel', 'MTN', 'sandbox'].map((provider) => ({
+      name: `mobile_money.provider ${provider} (only mtn and mpesa)`,
+      ...invalid(`${mm}.provider`),
+      request: (ref: string, ctx: RowContext) =>
+        edit(ctx.valid(ref), method, { type: 'mobile_money', mobile_money: { phone_number: '+254712345000', provider } }),
+    })),
 
     // card
     ...(
@@ -468,7 +477,7 @@ export function chargeRows(method: 'payment_method' | 'source'): Row[] {
     fieldRow('description with ESC', 'description', 'a\u001b[31mred', invalid('description')),
 
     // read-only fields
-    ...['id', 'object', 'status', 'merchant_id', 'livemode', 'created_at', 'failure', 'provider_reference'].map((field) =>
+    ...['id', 'object', 'status', 'merchant_id', 'livemode', 'created_at', 'failure', 'provider_reference', 'late_outcome'].map((field) =>
       fieldRow(`read-only field ${field}`, field, field === 'livemode' ? true : 'x', unknown(field)),
     ),
     fieldRow('unknown field', 'amount_minor', '10000', unknown('amount_minor')),

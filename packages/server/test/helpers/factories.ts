@@ -66,6 +66,7 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
 export async function settle(app: TestApp, merchant: TestMerchant, path: string, timeoutMs = 5_000) {
   return waitFor(async () => {
     await app.deps.worker.runOnce();
+    await app.deps.outflowWorker.runOnce();
     const res = await get(app, merchant, path);
     return res.json().status !== 'pending' ? res.json() : null;
   }, timeoutMs);

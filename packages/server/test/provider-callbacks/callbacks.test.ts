@@ -189,11 +189,11 @@ describe('duplicates and contradictions', () => {
     const after = await snapshot(payment.id);
     assert.equal(after.charge.status, 'succeeded');
     assert.deepEqual(after.charge.completed_at, settled.charge.completed_at);
-    assert.deepEqual(after.events, settled.events);
+    assert.deepEqual(after.events, [...settled.events, 'payment.late_outcome']);
     assert.equal(after.postings, 1);
-    const late = after.charge.late_outcome as { status: string; failureCode: string; received_at: string };
+    const late = after.charge.late_outcome as { status: string; failure_code: string; received_at: string };
     assert.equal(late.status, 'failed');
-    assert.equal(late.failureCode, 'payer_declined');
+    assert.equal(late.failure_code, 'payer_declined');
     assert.ok(late.received_at);
     await assertLedgerHealthy(app);
   });
@@ -211,7 +211,7 @@ describe('duplicates and contradictions', () => {
     assert.equal(after.charge.status, 'failed');
     assert.equal(after.charge.failure_code, 'expired');
     assert.equal(after.postings, 0);
-    assert.deepEqual(after.events, ['payment.created', 'payment.failed']);
+    assert.deepEqual(after.events, ['payment.created', 'payment.failed', 'payment.late_outcome']);
     assert.equal((after.charge.late_outcome as { status: string }).status, 'succeeded');
     await assertLedgerHealthy(app);
   });

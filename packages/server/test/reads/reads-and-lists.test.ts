@@ -442,7 +442,7 @@ describe('routes and methods', () => {
     for (const [method, url] of [
       ['GET', '/v1/nope'],
       ['GET', '/v1/payments/x/y'],
-      ['POST', '/v1/refunds'],
+      ['POST', '/v1/chargebacks'],
       ['GET', '/v1/Payments'],
       ['GET', '/v2/payments'],
       ['GET', '/payments'],

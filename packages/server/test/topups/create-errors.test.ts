@@ -76,13 +76,13 @@ const missingWallet = { status: 400, code: 'resource_missing', param: 'wallet_id
 const walletId = (value: unknown) => (ref: string, c: RowContext) => edit(c.valid(ref), 'wallet_id', value);
 
 const topupOnlyRows: Row[] = [
-  // A wallet cannot fund a top-up (docs/api.md §5). With its object, the object is the unknown
-  // field (the schema of `source` has no `wallet`); alone, the type is not one of the source types.
+  // A wallet cannot fund a top-up (docs/api.md §5): with its object or alone, the answer is
+  // parameter_invalid on source.type (issue 12 item 8: the contract's code, not parameter_unknown).
   fieldRow(
     'a wallet source with its wallet object',
     'source',
     walletMethod('wal_01jd6x8v1ffq8v2k3m4n5p6q7r'),
-    expect400.unknown('source.wallet'),
+    expect400.invalid('source.type'),
   ),
   fieldRow('a wallet source, type alone', 'source', { type: 'wallet' }, expect400.invalid('source.type')),
   fieldRow('payment_method beside source', 'payment_method', cardMethod(), expect400.unknown('payment_method')),

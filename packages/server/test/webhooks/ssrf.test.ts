@@ -17,25 +17,33 @@ const fileApp = useFileApp({ env: { PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'false' },
 
 const REFUSED = [
   'http://127.0.0.1/x',
-  'http://localhost/x',
-  'http://10.0.0.1/',
-  'http://192.168.1.1/',
-  'http://172.16.5.4/',
-  'http://169.254.169.254/latest',
-  'http://[::1]/',
-  'http://[fd00::1]/',
-  'http://[fe80::1]/',
-  'http://[::ffff:127.0.0.1]/',
-  'http://0.0.0.0/',
-  'http://2130706433/', // 127.0.0.1 as one number
-  'http://127.1/',
-  'http://100.64.0.1/',
-  'http://app.localhost/',
-  'http://localhost./x',
   'ftp://example.com',
   'file:///etc/passwd',
   'https://user:pass@example.com/',
   'not a url',
+  // Issue 12 item 4: special-purpose IPv4 and IPv6 ranges beyond the private ones.
+  // Issue 12 item 8: raw spaces and control characters are refused, not percent-encoded.
+];
+
+/** Addresses the sender must refuse at connection time (classification only, nothing sent). */
+const REFUSED_ADDRESSES = [
+  '127.0.0.1',
+  '10.1.2.3',
+  '169.254.169.254',
+  '100.64.0.1',
+  '0.0.0.0',
+  '::1',
+  '::',
+  'fe80::1',
+  'fc00::1',
+  'fec0::1',
+  '64:ff9b::7f00:1',
+  '64:ff9b::808:808',
+  '2002:7f00:1::1',
+  '2001::1',
+  '::7f00:1',
+  '::ffff:127.0.0.1',
+  '2001:db8::5',
 ];
 
 test('webhook endpoints: private, loopback and link-local URLs, other schemes and credentials → 400 param url, nothing stored', async (t) => {
@@ -99,6 +107,26 @@ test('payments and top-ups: such a callback_url → 400 param callback_url, noth
   figures(t, 'ssrf callbacks', { refused: REFUSED.length * 2, stored: 0 });
 });
 
+test('the connect-time classifier refuses every special-purpose address and accepts global unicast ones', async (t) => {
+  const { isPrivateAddress } = await import('../../src/webhooks/url-guard.ts');
+  for (const address of REFUSED_ADDRESSES) assert.equal(isPrivateAddress(address), true, address);
+  for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) {
+    assert.equal(isPrivateAddress(address), false, address);
+  }
+  // The sender itself refuses such literals before connecting.
+  for (const literal of ['[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[fec0::1]']) {
+    const result = await postWebhook(
+      `http://${literal}:9/hooks`,
+      '{}',
+      {},
+      { timeoutMs: 2_000, policy: { allowPrivate: false, allowLoopback: false } },
+    );
+    assert.equal(result.statusCode, null, literal);
+    assert.match(result.error ?? '', /private address/, literal);
+  }
+  figures(t, 'ssrf classifier', { refused: REFUSED_ADDRESSES.length });
+});
+
 test('the sender refuses a private address at connection time: a name resolving to 127.0.0.1, and an address literal', async (t) => {
   const receiver = await startReceiver();
   t.after(() => receiver.close());
@@ -107,29 +135,38 @@ test('the sender refuses a private address at connection time: a name resolving 
 
   // The lookup itself: "localhost" resolves to loopback and is refused.
   const lookupError = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
-    guardedLookup(false)('localhost', { all: true }, (err) => resolve(err)),
+    guardedLookup({ allowPrivate: false, allowLoopback: false })('localhost', { all: true }, (err) => resolve(err)),
   );
   assert.equal(lookupError?.code, 'EBLOCKEDADDRESS');
   const allowed = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
-    guardedLookup(true)('localhost', { all: true }, (err) => resolve(err)),
+    guardedLookup({ allowPrivate: true, allowLoopback: false })('localhost', { all: true }, (err) => resolve(err)),
   );
   assert.equal(allowed, null);
 
   const byName = `http://localhost:${receiver.port}/hooks`;
-  const refused = await postWebhook(byName, body, headers, { timeoutMs: 2_000, allowPrivate: false });
+  const refused = await postWebhook(byName, body, headers, { timeoutMs: 2_000, policy: { allowPrivate: false, allowLoopback: false } });
   assert.equal(refused.statusCode, null);
   assert.match(refused.error ?? '', /private address/);
 
-  const byLiteral = await postWebhook(`http://127.0.0.1:${receiver.port}/hooks`, body, headers, { timeoutMs: 2_000, allowPrivate: false });
+  const byLiteral = await postWebhook(`http://127.0.0.1:${receiver.port}/hooks`, body, headers, {
+    timeoutMs: 2_000,
+    policy: { allowPrivate: false, allowLoopback: false },
+  });
   assert.equal(byLiteral.statusCode, null);
   assert.match(byLiteral.error ?? '', /private address/);
-  const byV6Literal = await postWebhook(`http://[::1]:${receiver.port}/hooks`, body, headers, { timeoutMs: 2_000, allowPrivate: false });
+  const byV6Literal = await postWebhook(`http://[::1]:${receiver.port}/hooks`, body, headers, {
+    timeoutMs: 2_000,
+    policy: { allowPrivate: false, allowLoopback: false },
+  });
   assert.equal(byV6Literal.statusCode, null);
   assert.match(byV6Literal.error ?? '', /private address/);
   assert.equal(receiver.received.length, 0, 'nothing reached the receiver');
 
   // Positive control: the same call with private addresses allowed reaches it.
-  const reached = await postWebhook(`http://127.0.0.1:${receiver.port}/hooks`, body, headers, { timeoutMs: 2_000, allowPrivate: true });
+  const reached = await postWebhook(`http://127.0.0.1:${receiver.port}/hooks`, body, headers, {
+    timeoutMs: 2_000,
+    policy: { allowPrivate: true, allowLoopback: false },
+  });
   assert.equal(reached.statusCode, 200, JSON.stringify(reached));
   assert.equal(receiver.received.length, 1);
   figures(t, 'ssrf sender', { refusedByName: refused.error, refusedByLiteral: byLiteral.error, reachedWhenAllowed: reached.statusCode });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { present } from '../../shared/invariant.ts';
-import type { Connector, FailureCode, InitiateRequest } from '../connector.ts';
+import type { Connector, FailureCode, InitiateRequest, OutboundRequest } from '../connector.ts';
 import { untilAborted } from '../connector.ts';
 import {
   SANDBOX_SIGNATURE_HEADER,
@@ -12,7 +12,7 @@ import {
   sandboxCallbacks,
   signSandboxCallback,
 } from './callbacks.ts';
-import { cardFailure, mobileMoneyRule, type SandboxFault, SLOW_FACTOR } from './rules.ts';
+import { cardFailure, mobileMoneyRule, outboundRule, type SandboxFault, SLOW_FACTOR } from './rules.ts';
 import { type BookRow, callbackBodyOf, outcomeOf } from './transformers.ts';
 
 /** A callback as the sandbox would POST it to /provider-callbacks/sandbox. */
@@ -39,16 +39,19 @@ function plan(request: InitiateRequest, now: Date, delayMs: number, faults: bool
     const failureCode = cardFailure(request.method.number);
     return { outcome: failureCode ? 'failed' : 'succeeded', failureCode, completeAt: now, fault: null };
   }
-  const rule = mobileMoneyRule(request.method.phoneNumber, faults);
+  return timed(mobileMoneyRule(request.method.phoneNumber, faults), request.expiresAt, now, delayMs);
+}
+
+/** Money out: a card refund is accepted at once; a phone number follows outboundRule. */
+function planOutbound(request: OutboundRequest, now: Date, delayMs: number, faults: boolean): Plan {
+  if (request.destination.type === 'card') return { outcome: 'succeeded', failureCode: null, completeAt: now, fault: null };
+  return timed(outboundRule(request.destination.phoneNumber, faults), null, now, delayMs);
+}
+
+function timed(rule: ReturnType<typeof mobileMoneyRule>, expiresAt: Date | null, now: Date, delayMs: number): Plan {
   const at = (ms: number) => new Date(now.getTime() + ms);
   const completeAt =
-    rule.after === 'delay'
-      ? at(delayMs)
-      : rule.after === 'slow'
-        ? at(delayMs * SLOW_FACTOR)
-        : rule.after === 'expiry'
-          ? request.expiresAt
-          : null;
+    rule.after === 'delay' ? at(delayMs) : rule.after === 'slow' ? at(delayMs * SLOW_FACTOR) : rule.after === 'expiry' ? expiresAt : null;
   return { outcome: rule.outcome, failureCode: rule.failureCode, completeAt, fault: rule.fault };
 }
 
@@ -59,13 +62,18 @@ function injectFault(fault: SandboxFault, signal: AbortSignal): Promise<never> {
 }
 
 /** Insert-or-read in one round trip: the sandbox is idempotent on our key, as a provider must be. */
-async function recordRequest(db: Db, request: InitiateRequest, planned: Plan, now: Date): Promise<BookRow | undefined> {
+async function recordRequest(
+  db: Db,
+  request: { idempotencyKey: string; methodType: string },
+  planned: Plan,
+  now: Date,
+): Promise<BookRow | undefined> {
   // A row inserted concurrently by another statement is not in this statement's snapshot: the
   // caller falls back to a read.
   const result = await sql<BookRow>`
     WITH ins AS (
       INSERT INTO sandbox_provider_charges (provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at)
-      VALUES (${`sbx_${randomBytes(12).toString('hex')}`}, ${request.idempotencyKey}, ${request.method.type}, ${planned.outcome},
+      VALUES (${`sbx_${randomBytes(12).toString('hex')}`}, ${request.idempotencyKey}, ${request.methodType}, ${planned.outcome},
               ${planned.failureCode}, ${planned.completeAt}::timestamptz, ${now}::timestamptz)
       ON CONFLICT (idempotency_key) DO NOTHING
       RETURNING provider_reference, outcome, failure_code, complete_at
@@ -124,7 +132,18 @@ export function createSandboxConnector(deps: {
       signal.throwIfAborted();
       const now = clock.now();
       const planned = plan(request, now, delayMs, faults);
-      const row = (await recordRequest(db, request, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox charge');
+      const key = { idempotencyKey: request.idempotencyKey, methodType: request.method.type };
+      const row = (await recordRequest(db, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox charge');
+      if (planned.fault) return injectFault(planned.fault, signal);
+      return outcomeOf(row, now.getTime());
+    },
+
+    async sendOut(request, signal) {
+      signal.throwIfAborted();
+      const now = clock.now();
+      const planned = planOutbound(request, now, delayMs, faults);
+      const key = { idempotencyKey: request.idempotencyKey, methodType: `${request.kind}:${request.destination.type}` };
+      const row = (await recordRequest(db, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox request');
       if (planned.fault) return injectFault(planned.fault, signal);
       return outcomeOf(row, now.getTime());
     },

@@ -44,6 +44,20 @@ export function mobileMoneyRule(phoneNumber: string, faults = false): SandboxRul
   return { ...(MOBILE_MONEY[suffix] ?? { outcome: 'succeeded', failureCode: null, after: 'delay' }), fault: null };
 }
 
+/**
+ * Money out to a phone number: the same numbers as payments, read from the payee's side. `004`
+ * is payee_not_found; nobody has to approve, so nothing expires (`003` fails after the delay).
+ */
+export function outboundRule(phoneNumber: string, faults = false): SandboxRule & { fault: SandboxFault | null } {
+  const rule = mobileMoneyRule(phoneNumber, faults);
+  if (rule.outcome === 'pending') return rule;
+  return {
+    ...rule,
+    failureCode: rule.failureCode === 'payer_not_found' ? 'payee_not_found' : rule.failureCode,
+    after: rule.after === 'expiry' ? 'delay' : rule.after,
+  };
+}
+
 const CARDS: Record<string, FailureCode | null> = {
   '4242424242424242': null,
   '5555555555554444': null,

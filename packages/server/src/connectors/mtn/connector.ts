@@ -1,0 +1,238 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Type } from 'typebox';
+import type { MtnConfig, MtnProductCredentials } from '../../config.ts';
+import { isIdOf } from '../../shared/ids.ts';
+import { formatAmount } from '../../shared/money.ts';
+import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
+import {
+  callbackTokenOf,
+  hintOf,
+  type MtnStatusBody,
+  msisdnOf,
+  mtnKeys,
+  outcomeOfStatus,
+  PENDING_CHECK_MS,
+  referenceIdOf,
+} from './transformers.ts';
+
+type Product = 'collection' | 'disbursement';
+
+/** Where each product creates a request and reads its status. */
+const RESOURCE: Record<Product, string> = { collection: 'requesttopay', disbursement: 'transfer' };
+
+/** A token is renewed this long before MTN says it expires (at most half its life). */
+const TOKEN_MARGIN_MS = 60_000;
+
+/** The query parameter of the callback URL that carries the per-object token. */
+export const MTN_CALLBACK_TOKEN_PARAM = 't';
+
+/** An MTN answer Purse did not expect; never carries credentials, only the call and its status. */
+export class MtnError extends Error {
+  constructor(
+    message: string,
+    readonly statusCode: number | null,
+  ) {
+    super(message);
+    this.name = 'MtnError';
+  }
+}
+
+/** What MTN sends to X-Callback-Url: the same body as its status call. */
+export const MtnCallbackSchema = Type.Object(
+  {
+    externalId: Type.String({ maxLength: 64, description: 'The Purse id given as externalId (pay_…, top_…, re_…, po_…).' }),
+    status: Type.Optional(Type.String({ maxLength: 32, description: 'PENDING, SUCCESSFUL or FAILED.' })),
+    financialTransactionId: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Number()])),
+    amount: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+    currency: Type.Optional(Type.String({ maxLength: 3 })),
+    reason: Type.Optional(Type.Unknown()),
+  },
+  {
+    additionalProperties: true,
+    description: "MTN MoMo's callback (requesttopay or transfer), unsigned: authenticated by the URL's token.",
+  },
+);
+
+export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer }): Connector {
+  const { config } = deps;
+  const keys = mtnKeys(deps.hashKey);
+  const tokens = new Map<Product, { value: Promise<string>; renewAt: number }>();
+
+  const credentials = (product: Product): MtnProductCredentials => config[product];
+
+  async function fetchToken(product: Product, signal: AbortSignal): Promise<{ token: string; expiresInS: number }> {
+    const creds = credentials(product);
+    const basic = Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64');
+    const res = await fetch(`${config.baseUrl}/${product}/token/`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'ocp-apim-subscription-key': creds.subscriptionKey },
+      signal,
+    });
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new MtnError(`mtn: ${product} token answered ${res.status}`, res.status);
+    }
+    const body = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
+    if (typeof body.access_token !== 'string') throw new MtnError(`mtn: ${product} token answer has no access_token`, res.status);
+    const expiresInS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
+    return { token: body.access_token, expiresInS };
+  }
+
+  /** The cached token of a product, or a new one (one request shared by concurrent callers). */
+  function token(product: Product, signal: AbortSignal): Promise<string> {
+    const cached = tokens.get(product);
+    if (cached && Date.now() < cached.renewAt) return cached.value;
+    const entry = { value: Promise.resolve(''), renewAt: Number.POSITIVE_INFINITY };
+    entry.value = fetchToken(product, signal).then(
+      ({ token: value, expiresInS }) => {
+        const lifeMs = expiresInS * 1000;
+        entry.renewAt = Date.now() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2);
+        return value;
+      },
+      (error: unknown) => {
+        if (tokens.get(product) === entry) tokens.delete(product);
+        throw error;
+      },
+    );
+    tokens.set(product, entry);
+    return entry.value;
+  }
+
+  /** One API call with a Bearer token; a 401 drops the token and tries once more with a new one. */
+  async function call(
+    product: Product,
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal,
+    extra: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const bearer = await token(product, signal);
+      const res = await fetch(`${config.baseUrl}/${product}/v1_0/${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          'x-target-environment': config.targetEnvironment,
+          'ocp-apim-subscription-key': credentials(product).subscriptionKey,
+          ...(extra.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...extra.headers,
+        },
+        ...(extra.body !== undefined ? { body: JSON.stringify(extra.body) } : {}),
+        signal,
+      });
+      if (res.status !== 401 || attempt > 0) return res;
+      await res.body?.cancel();
+      const cached = tokens.get(product);
+      if (cached && (await cached.value.catch(() => null)) === bearer) tokens.delete(product);
+    }
+  }
+
+  const productOf = (purseId: string): Product => (isIdOf('refund', purseId) || isIdOf('payout', purseId) ? 'disbursement' : 'collection');
+
+  async function status(product: Product, purseId: string, signal: AbortSignal): Promise<StatusOutcome> {
+    const referenceId = referenceIdOf(keys.reference, purseId);
+    const res = await call(product, 'GET', `${RESOURCE[product]}/${referenceId}`, signal);
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return { status: 'not_found' };
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new MtnError(`mtn: ${product} status answered ${res.status}`, res.status);
+    }
+    return outcomeOfStatus((await res.json()) as MtnStatusBody, referenceId);
+  }
+
+  /** Creates the request under the Purse id's reference; a 409 means MTN already has it: its status answers. */
+  async function create(product: Product, purseId: string, body: Record<string, unknown>, signal: AbortSignal): Promise<ProviderOutcome> {
+    const referenceId = referenceIdOf(keys.reference, purseId);
+    const callbackUrl = `${config.publicUrl}/provider-callbacks/mtn?${MTN_CALLBACK_TOKEN_PARAM}=${callbackTokenOf(keys.callback, purseId)}`;
+    const res = await call(product, 'POST', RESOURCE[product], signal, {
+      headers: { 'x-reference-id': referenceId, 'x-callback-url': callbackUrl },
+      body,
+    });
+    await res.body?.cancel();
+    if (res.status === 202) return { status: 'pending', providerReference: referenceId, checkAfterMs: PENDING_CHECK_MS };
+    if (res.status === 409) {
+      const known = await status(product, purseId, signal);
+      if (known.status !== 'not_found') return known;
+    }
+    throw new MtnError(`mtn: ${RESOURCE[product]} answered ${res.status}`, res.status);
+  }
+
+  const callbacks: ConnectorCallbacks = {
+    body: MtnCallbackSchema,
+    headers: {},
+    query: {
+      [MTN_CALLBACK_TOKEN_PARAM]: Type.Optional(
+        Type.String({ maxLength: 64, description: 'MTN: the per-object token Purse put in the X-Callback-Url it gave MTN.' }),
+      ),
+    },
+    description:
+      'MTN MoMo does not sign callbacks: Purse gives MTN a callback URL carrying a token (HMAC of the object id under a key ' +
+      `derived from the service key) in the ${MTN_CALLBACK_TOKEN_PARAM} query parameter, checked against the body's externalId`,
+    verify: (_headers: CallbackHeaders, rawBody: string, query?: CallbackQuery) => {
+      const given = query?.[MTN_CALLBACK_TOKEN_PARAM];
+      if (typeof given !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(given)) return false;
+      let externalId: unknown;
+      try {
+        externalId = (JSON.parse(rawBody) as { externalId?: unknown } | null)?.externalId;
+      } catch {
+        return false;
+      }
+      if (typeof externalId !== 'string' || externalId === '') return false;
+      const expected = Buffer.from(callbackTokenOf(keys.callback, externalId), 'base64url');
+      const provided = Buffer.from(given, 'base64url');
+      return provided.length === expected.length && timingSafeEqual(provided, expected);
+    },
+    parse: (body) => hintOf(body as MtnStatusBody),
+  };
+
+  return {
+    name: 'mtn',
+    serves: [{ means: 'mobile_money', network: 'mtn', livemode: true }],
+    callbacks,
+
+    async initiate(request, signal) {
+      signal.throwIfAborted();
+      if (request.method.type !== 'mobile_money') throw new Error('mtn: only mobile money');
+      return create(
+        'collection',
+        request.idempotencyKey,
+        {
+          amount: formatAmount(request.amountMinor, request.currency),
+          currency: request.currency,
+          externalId: request.idempotencyKey,
+          payer: { partyIdType: 'MSISDN', partyId: msisdnOf(request.method.phoneNumber) },
+          payerMessage: request.kind === 'topup' ? 'Top-up' : 'Payment',
+          payeeNote: request.idempotencyKey,
+        },
+        signal,
+      );
+    },
+
+    async sendOut(request, signal) {
+      signal.throwIfAborted();
+      // The registry never routes cards to MTN: a card refund is not MTN's to send.
+      if (request.destination.type !== 'mobile_money') throw new Error('mtn: only mobile money destinations');
+      return create(
+        'disbursement',
+        request.idempotencyKey,
+        {
+          amount: formatAmount(request.amountMinor, request.currency),
+          currency: request.currency,
+          externalId: request.idempotencyKey,
+          payee: { partyIdType: 'MSISDN', partyId: msisdnOf(request.destination.phoneNumber) },
+          payerMessage: request.kind === 'refund' ? 'Refund' : 'Payout',
+          payeeNote: request.idempotencyKey,
+        },
+        signal,
+      );
+    },
+
+    async getStatus(request, signal) {
+      signal.throwIfAborted();
+      return status(productOf(request.idempotencyKey), request.idempotencyKey, signal);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { randomInt } from 'node:crypto';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../db/db.ts';
+
+/**
+ * The merchant's balance rows (migration 006), the only place they move. Payments credit a
+ * random shard 1–15; refunds and payouts lock shard 0 and decide there, in their own statement:
+ * available = sum(credited) − debited, and the outflow adds to debited (and reserved while it is
+ * pending) only when available covers it. The credits are read without a lock, from the
+ * statement's snapshot: one committed meanwhile is missed, which only understates the funds,
+ * while debited is read from the locked row and is always current. So concurrent outflows can
+ * never take more than was credited.
+ */
+
+const SHARDS = 16;
+/** A payment's shard: never 0, the outflows' row (see migration 006 on lock order). */
+export const creditShard = (): number => 1 + randomInt(SHARDS - 1);
+
+/**
+ * `INSERT … ON CONFLICT DO UPDATE`: credits `amount` to the merchant's funds for each row of
+ * `from` that passes `where` (expressions may name its columns).
+ */
+export function merchantCredit(p: {
+  from: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  currency: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  /** The shard credited: random (creditShard) unless given (the bench's pgbench script passes its own expression). */
+  shard?: number | string;
+}): RawBuilder<unknown> {
+  return sql`INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
+      SELECT ${p.merchantId}, ${p.currency}, ${p.shard ?? creditShard()}::smallint, ${p.amount} FROM ${p.from} WHERE ${p.where}
+      ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited`;
+}
+
+/** How an outflow decides: the locked row, or the negative control's unlocked read. */
+export type FundsMode = { kind: 'conditional' } | { kind: 'unlocked-read'; credited: bigint; debited: bigint };
+
+/**
+ * `SELECT … FOR UPDATE` of shard 0, as the body of a `funds` CTE; `after` is a condition that
+ * makes the statement take its earlier locks first. Returns `debited` (current, from the locked
+ * row) and `credited` (all shards, the statement's snapshot), or no row when the merchant has
+ * none yet in this currency (ensureFundsRow, then run again).
+ */
+export function lockFunds(merchantId: string, currency: string, after: RawBuilder<unknown>, mode: FundsMode): RawBuilder<unknown> {
+  if (mode.kind === 'unlocked-read') {
+    // WRONG ON PURPOSE (negative control only): numbers read earlier, no lock.
+    return sql`SELECT ${mode.debited.toString()}::bigint AS debited, ${mode.credited.toString()}::bigint AS credited
+      FROM merchant_balances WHERE merchant_id = ${merchantId} AND currency = ${currency} AND shard = 0`;
+  }
+  return sql`SELECT debited, (SELECT coalesce(sum(credited), 0) FROM merchant_balances
+        WHERE merchant_id = ${merchantId} AND currency = ${currency}) AS credited
+      FROM merchant_balances WHERE merchant_id = ${merchantId} AND currency = ${currency} AND shard = 0 AND ${after}
+      FOR UPDATE`;
+}
+
+/** `available >= amount` on the row `funds` locked. */
+export const fundsCover = (amount: bigint): RawBuilder<unknown> =>
+  sql`(SELECT credited - debited FROM funds) >= ${amount.toString()}::bigint`;
+
+/**
+ * `UPDATE` shard 0: takes `amount` out of the available funds, `held` of it into reserved (a
+ * pending outflow), when `where` holds. The negative control writes the absolute value it read.
+ */
+export function holdFunds(p: {
+  merchantId: string;
+  currency: string;
+  amount: bigint;
+  held: bigint;
+  where: RawBuilder<unknown>;
+  mode: FundsMode;
+}): RawBuilder<unknown> {
+  const debited =
+    p.mode.kind === 'conditional' ? sql`debited + ${p.amount.toString()}::bigint` : sql`${(p.mode.debited + p.amount).toString()}::bigint`;
+  return sql`UPDATE merchant_balances SET debited = ${debited}, reserved = reserved + ${p.held.toString()}::bigint
+      WHERE merchant_id = ${p.merchantId} AND currency = ${p.currency} AND shard = 0 AND ${p.where}
+      RETURNING debited`;
+}
+
+/**
+ * `UPDATE` shard 0 when a pending outflow ends: its amount leaves reserved, and, when `returned`
+ * (it failed), goes back to the available funds. Expressions may name columns of `from`.
+ */
+export function releaseFunds(p: {
+  from: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  currency: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  returned: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`UPDATE merchant_balances SET reserved = reserved - ${p.amount},
+        debited = debited - CASE WHEN ${p.returned} THEN ${p.amount} ELSE 0 END
+      FROM ${p.from}
+      WHERE merchant_balances.merchant_id = ${p.merchantId} AND merchant_balances.currency = ${p.currency}
+        AND merchant_balances.shard = 0 AND ${p.where}
+      RETURNING merchant_balances.debited`;
+}
+
+/** Shard 0 for an outflow that found none: idempotent, so concurrent first outflows agree. */
+export async function ensureFundsRow(db: Db, merchantId: string, currency: string): Promise<void> {
+  await sql`INSERT INTO merchant_balances (merchant_id, currency, shard) VALUES (${merchantId}, ${currency}, 0)
+    ON CONFLICT (merchant_id, currency, shard) DO NOTHING`.execute(db);
+}
+
+/** The negative control's read, in its own round trip before the statement (see lockFunds). */
+export async function readFundsUnlocked(db: Db, merchantId: string, currency: string): Promise<FundsMode> {
+  const result = await sql<{ credited: string; debited: string }>`
+    SELECT coalesce(sum(credited), 0)::text AS credited, coalesce(sum(debited), 0)::text AS debited
+    FROM merchant_balances WHERE merchant_id = ${merchantId} AND currency = ${currency}`.execute(db);
+  const row = result.rows[0];
+  return { kind: 'unlocked-read', credited: BigInt(row?.credited ?? '0'), debited: BigInt(row?.debited ?? '0') };
+}
+
+/** Per currency: what outflows may use now, and what pending ones hold. */
+export async function merchantFunds(db: Db, merchantId: string) {
+  const result = await sql<{ currency: string; available: string; reserved: string }>`
+    SELECT currency, (sum(credited) - sum(debited))::text AS available, sum(reserved)::text AS reserved
+    FROM merchant_balances WHERE merchant_id = ${merchantId} GROUP BY currency ORDER BY currency`.execute(db);
+  return result.rows.map((r) => ({ currency: r.currency, available: BigInt(r.available), reserved: BigInt(r.reserved) }));
+}

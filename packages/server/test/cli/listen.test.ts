@@ -1,0 +1,92 @@
+// purse listen, run as a merchant would: the real bin/purse.mjs in a child process, signed in with
+// client credentials against a running Purse, forwarding each new event to a local receiver signed
+// with the secret it prints; events from before it started are not forwarded; Ctrl-C stops it.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { cardMethod, uniqueRef } from '../helpers/factories.ts';
+import { eventually, SERVER_DIR } from '../helpers/processes.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+
+test('purse listen forwards new events, signed with the printed secret, in order; nothing from before; SIGINT stops it', async (t) => {
+  const app = await buildTestApp(t);
+  app.deps.worker.start();
+  t.after(() => app.deps.worker.stop?.());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const merchant = await createTestMerchant(app, 'Listening merchant');
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const pay = (amount: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/payments',
+      headers: merchant.auth,
+      payload: { reference: uniqueRef(), amount, currency: 'KES', payment_method: cardMethod() },
+    });
+  const before = (await pay('1.00')).json();
+
+  const child = spawn(process.execPath, ['bin/purse.mjs', 'listen', '--forward-to', `${receiver.base}/hooks`, '--base-url', base], {
+    cwd: SERVER_DIR,
+    env: { PATH: process.env.PATH, PURSE_CLIENT_ID: merchant.clientId, PURSE_CLIENT_SECRET: merchant.clientSecret },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.after(() => {
+    if (child.exitCode === null) process.kill(child.pid!, 'SIGKILL');
+  });
+  await eventually('ready', () => output.includes('Webhook signing secret for this session:'), 90_000);
+  const secret = /secret for this session: (whsec_\S+)/.exec(output)![1]!;
+
+  const after = (await pay('2.00')).json();
+  await eventually('created and succeeded forwarded', () => receiver.received.filter((r) => r.path === '/hooks').length >= 2, 60_000);
+  const bodies = receiver.received.map(
+    (r) =>
+      new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as {
+        id: string;
+        type: string;
+        data: { object: { id: string } };
+      },
+  );
+  assert.deepEqual(
+    bodies.map((b) => [b.type, b.data.object.id]),
+    [
+      ['payment.created', after.id],
+      ['payment.succeeded', after.id],
+    ],
+  );
+  assert.ok(!bodies.some((b) => b.data.object.id === before.id), 'nothing from before the start');
+  assert.equal(new Set(bodies.map((b) => b.id)).size, bodies.length, 'each event once');
+  assert.match(output, /payment\.succeeded\s+evt_\S+ {2}→ 200/);
+  assert.equal(output.includes(merchant.clientSecret), false, 'the client secret is never printed');
+
+  process.kill(child.pid!, 'SIGINT');
+  assert.equal(await exited, 0);
+});
+
+test('purse listen refuses without credentials or --forward-to, and says how', async () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; err: string }>((resolve) => {
+      const child = spawn(process.execPath, ['bin/purse.mjs', 'listen', ...args], { cwd: SERVER_DIR, env: { PATH: process.env.PATH } });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => {
+        err += c.toString();
+      });
+      child.once('exit', (code) => resolve({ code, err }));
+    });
+  const noUrl = await run([]);
+  assert.equal(noUrl.code, 1);
+  assert.match(noUrl.err, /--forward-to URL/);
+  const noCredentials = await run(['--forward-to', 'http://127.0.0.1:9/hooks']);
+  assert.equal(noCredentials.code, 1);
+  assert.match(noCredentials.err, /--client-id and --client-secret/);
+});
