@@ -64,7 +64,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description Ready when the database answers. With PURSE_REDIS_URL, an unreachable Redis does not make the service unready: limits are then counted per process, and `limits` says so.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -723,7 +726,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries are signed per Standard Webhooks (webhook-id = event id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256> over id.timestamp.body). At-least-once, no ordering promise, 10 s timeout, redirects not followed, retried with exponential back-off and jitter for about three days; any 2xx counts as delivered; 410 disables the endpoint.
+         * @description Deliveries are signed per Standard Webhooks (webhook-id = event id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256> over id.timestamp.body). At-least-once, no ordering promise, 10 s timeout, redirects not followed, retried with exponential back-off and jitter for about three days; any 2xx counts as delivered; 410 disables the endpoint. At most 16 endpoints per merchant and mode (400 limit_exceeded); events [] is refused.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1381,6 +1384,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         status: string;
+                        /** @description Where rate limits and failure throttles are counted: "shared through Redis", "per process", or "per process (Redis unreachable: …)". */
+                        limits: string;
                     };
                 };
             };
@@ -3662,7 +3667,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
@@ -3802,7 +3807,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
@@ -3942,7 +3947,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
@@ -4082,7 +4087,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
@@ -4436,7 +4441,7 @@ export interface operations {
                 "application/json": {
                     /** @description Absolute http(s) URL without credentials; its host must resolve to a public address. */
                     url: string;
-                    /** @description Event types to receive; absent or ["*"]: all. */
+                    /** @description Event types to receive; absent or ["*"]: all. An empty list is refused (400). */
                     events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
                     description?: string;
                 };
@@ -4617,7 +4622,7 @@ export interface operations {
                 "application/json": {
                     /** @description Absolute http(s) URL without credentials; its host must resolve to a public address. */
                     url?: string;
-                    /** @description Event types to receive; absent or ["*"]: all. */
+                    /** @description Event types to receive; absent or ["*"]: all. An empty list is refused (400). */
                     events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
                     description?: string | null;
                     /** @description "enabled" brings back an endpoint disabled by a 410 answer; "disabled" pauses deliveries. */

@@ -28,6 +28,8 @@ export async function createApp(deps: Deps) {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => newId('request'),
+    // request.ip is the peer unless it is a proxy the operator trusts (PURSE_TRUSTED_PROXIES).
+    trustProxy: deps.config.trustedProxies.length > 0 ? [...deps.config.trustedProxies] : false,
     requestIdHeader: false,
     // One lean line per request is written by the onResponse hook instead of Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
@@ -69,13 +71,23 @@ export async function createApp(deps: Deps) {
     await token.register(formbody, { bodyLimit: 4 * 1024 });
     registerOAuthRoutes(token, { oauth });
   });
-  registerOpsRoutes(app, { db: deps.db.db, metrics: deps.metrics, publicBaseUrl: deps.config.publicBaseUrl });
+  registerOpsRoutes(app, {
+    db: deps.db.db,
+    metrics: deps.metrics,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    limitsMode: deps.limits.counters.mode,
+  });
   // A scope of its own: the callback route keeps the raw body (the provider signs the bytes).
   await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, { providerCallbacks }));
   // Every domain route is listed here, in the order the OpenAPI document shows them.
   await app.register(
     async (v1) => {
-      addV1Hooks(v1, { oauth, rateLimitPerS: deps.config.rateLimitPerS });
+      addV1Hooks(v1, {
+        oauth,
+        rateLimitPerS: deps.config.rateLimitPerS,
+        counters: deps.limits.counters,
+        addressLimit: deps.limits.addressLimit,
+      });
       registerMerchantRoutes(v1, { merchants });
       registerWalletRoutes(v1, { wallets });
       registerPaymentRoutes(v1, { charges });

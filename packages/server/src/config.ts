@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { present } from './shared/invariant.ts';
 
@@ -25,7 +26,22 @@ export interface Config {
   /** During a rotation: the old key, still accepted to verify and decrypt until `purse rekey`. */
   readonly previousSecretKey: string | null;
   readonly rateLimitPerS: number;
+  /** Failed token requests per (client_id, source address) per minute before 429. */
   readonly tokenFailureLimit: number;
+  /**
+   * Failed or unauthenticated requests (bad client secrets, missing or invalid Bearer tokens) per
+   * source address per minute before 429, checked before any database work; 0 turns it off.
+   */
+  readonly addressFailureLimit: number;
+  /** Redis shared by every process and host for the limits above and the rate limit; null: per process. */
+  readonly redisUrl: string | null;
+  /** Prefix of every key Purse writes to Redis (PURSE_REDIS_KEY_PREFIX), so services can share one. */
+  readonly redisKeyPrefix: string;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); empty: none, and the
+   * source address is the connection's peer.
+   */
+  readonly trustedProxies: readonly string[];
   readonly mobileMoneyExpiryS: number;
   readonly sandboxDelayMs: number;
   /**
@@ -90,6 +106,37 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function redisUrl(env: Env): string | null {
+  const raw = env.PURSE_REDIS_URL ?? '';
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PURSE_REDIS_URL must be a URL such as redis://127.0.0.1:6379');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new ConfigError('PURSE_REDIS_URL must start with redis:// or rediss://');
+  return raw;
+}
+
+/** PURSE_TRUSTED_PROXIES: comma-separated IP addresses or CIDR ranges (10.0.0.0/8, ::1). */
+function trustedProxies(env: Env): string[] {
+  const raw = (env.PURSE_TRUSTED_PROXIES ?? '').trim();
+  if (raw === '') return [];
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    const [address, bits, extra] = value.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 4 ? 32 : 128;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined) {
+      throw new ConfigError(`PURSE_TRUSTED_PROXIES: "${value}" is not an IP address or CIDR range (such as 10.0.0.0/8)`);
+    }
+    return value;
+  });
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -280,6 +327,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     previousSecretKey,
     rateLimitPerS: int(env, 'PURSE_RATE_LIMIT_PER_S', 100, 0, 1_000_000),
     tokenFailureLimit: int(env, 'PURSE_TOKEN_FAILURE_LIMIT', 10, 1, 1_000_000),
+    addressFailureLimit: int(env, 'PURSE_ADDRESS_FAILURE_LIMIT', 100, 0, 1_000_000),
+    redisUrl: redisUrl(env),
+    redisKeyPrefix: env.PURSE_REDIS_KEY_PREFIX || 'purse:',
+    trustedProxies: Object.freeze(trustedProxies(env)),
     mobileMoneyExpiryS: int(env, 'PURSE_MOBILE_MONEY_EXPIRY_S', 300, 1, 86400),
     sandboxDelayMs: int(env, 'PURSE_SANDBOX_DELAY_MS', 2000, 0, 600_000),
     sandboxFaults: bool(env, 'PURSE_SANDBOX_FAULTS', false),

@@ -11,6 +11,8 @@ import { createSandboxConnector } from './connectors/sandbox/connector.ts';
 import { createDb, type DbHandle } from './db/db.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createEventService } from './events/service.ts';
+import { createAddressFailureLimit } from './limits/address.ts';
+import { localCounters, redisCounters } from './limits/counters.ts';
 import { createMerchantService } from './merchants/service.ts';
 import { createOAuthService } from './oauth/service.ts';
 import { createTokenPurgeWorker } from './oauth/worker.ts';
@@ -62,6 +64,12 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   // During a rotation (PURSE_SECRET_KEY_PREVIOUS): still accepted to verify and decrypt.
   const previousHashKey = keys.previous === null ? null : deriveHashKey(keys.previous);
   const metrics = createMetrics({ defaultMetrics: true });
+  // Every limit counts here: in Redis when configured (shared by processes and hosts), else per process.
+  const nowMs = () => clock.now().getTime();
+  const counters = config.redisUrl
+    ? redisCounters({ url: config.redisUrl, log: logger, nowMs, prefix: `${config.redisKeyPrefix}limit:` })
+    : localCounters(nowMs);
+  const addressLimit = createAddressFailureLimit(counters, config.addressFailureLimit);
   const oauth = createOAuthService({
     db: db.db,
     clock,
@@ -69,6 +77,8 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     previousHashKey,
     tokenTtlS: config.tokenTtlS,
     failureLimit: config.tokenFailureLimit,
+    counters,
+    addressLimit,
   });
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
   const sandboxConnector = createSandboxConnector({
@@ -133,6 +143,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     deliveryWorker,
     tokenPurgeWorker,
     encryptionKey,
+    limits: { counters, addressLimit },
     services: {
       merchants,
       oauth,
@@ -151,6 +162,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
       await outflowWorker.stop();
       await deliveryWorker.stop();
       await tokenPurgeWorker.stop();
+      await counters.close();
       await db.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AddressFailureLimit } from '../limits/address.ts';
 import type { AuthContext, OAuthService } from '../oauth/service.ts';
 import { ApiError } from '../shared/errors.ts';
 
@@ -19,23 +20,43 @@ const MESSAGES = {
 /**
  * onRequest hook for merchant routes (RFC 6750). Runs before the body is read, so an
  * unauthenticated caller costs no parsing. No `error=` when no token was sent at all.
+ * An address over its limit of failed requests is refused before anything else (no database
+ * work); each refusal here counts against the address.
  */
-export function bearerAuth(oauth: OAuthService) {
+export function bearerAuth(oauth: OAuthService, addressLimit: AddressFailureLimit) {
+  const refuse = async (request: FastifyRequest, error: ApiError): Promise<never> => {
+    const waitS = await addressLimit.failed(request.ip);
+    if (waitS > 0) throw tooManyFailures(waitS);
+    throw error;
+  };
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const waitS = await addressLimit.retryAfterS(request.ip);
+    if (waitS > 0) throw tooManyFailures(waitS);
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
-      throw new ApiError('token_missing', 'Send an access token as "Authorization: Bearer <token>".', {
-        headers: { 'www-authenticate': REALM },
-      });
+      return refuse(
+        request,
+        new ApiError('token_missing', 'Send an access token as "Authorization: Bearer <token>".', {
+          headers: { 'www-authenticate': REALM },
+        }),
+      );
     }
     const match = /^bearer(?:[ \t]+(.*))?$/i.exec(header.trim());
     if (!match) {
-      throw new ApiError('token_invalid', 'The Authorization header must use the Bearer scheme.', {
-        headers: { 'www-authenticate': INVALID },
-      });
+      return refuse(
+        request,
+        new ApiError('token_invalid', 'The Authorization header must use the Bearer scheme.', { headers: { 'www-authenticate': INVALID } }),
+      );
     }
     const result = await oauth.authenticate((match[1] ?? '').trim());
-    if (!result.ok) throw new ApiError(result.error, MESSAGES[result.error], { headers: { 'www-authenticate': INVALID } });
+    if (!result.ok)
+      return refuse(request, new ApiError(result.error, MESSAGES[result.error], { headers: { 'www-authenticate': INVALID } }));
     request.auth = result.value;
   };
+}
+
+function tooManyFailures(retryAfterS: number): ApiError {
+  return new ApiError('rate_limited', `Too many failed or unauthenticated requests from this address; retry in ${retryAfterS} s.`, {
+    headers: { 'retry-after': String(retryAfterS) },
+  });
 }

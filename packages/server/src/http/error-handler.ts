@@ -24,6 +24,9 @@ interface AjvError {
   propertyName?: string;
 }
 
+/** The objects that name a means of payment beside its `type`. */
+const MEANS_OBJECTS = new Set(['wallet', 'card', 'mobile_money']);
+
 /** Fastify's schema errors → the contract's codes, with the dotted `param`. */
 function fromValidation(errors: AjvError[], context: string): ApiError {
   const first = present(errors[0], 'first validation error');
@@ -33,7 +36,14 @@ function fromValidation(errors: AjvError[], context: string): ApiError {
     return new ApiError('parameter_missing', `${where}${param} is required.`, { param });
   }
   if (first.keyword === 'additionalProperties') {
-    const param = pointerToParam(first.instancePath, String(first.params.additionalProperty));
+    const extra = String(first.params.additionalProperty);
+    // A means object this operation does not take (a wallet as a top-up's source): the type is
+    // what is wrong, not an unknown field (the contract's parameter_invalid on `<means>.type`).
+    if (/^\/(source|payment_method)$/.test(first.instancePath) && MEANS_OBJECTS.has(extra)) {
+      const param = pointerToParam(first.instancePath, 'type');
+      return new ApiError('parameter_invalid', `${where}${param} ${extra} is not accepted here.`, { param });
+    }
+    const param = pointerToParam(first.instancePath, extra);
     return new ApiError('parameter_unknown', `${where}${param} is not a known parameter.`, { param });
   }
   if (first.propertyName !== undefined) {

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { AddressFailureLimit } from '../limits/address.ts';
+import type { WindowCounters } from '../limits/counters.ts';
 import type { OAuthService } from '../oauth/service.ts';
 import { bearerAuth } from './auth.ts';
 import { refuseControlCharactersInQuery } from './query.ts';
@@ -9,8 +11,11 @@ import { merchantRateLimit } from './rate-limit.ts';
  * rate limit, the query-string guard. The routes themselves are listed in app.ts, so this layer
  * knows no domain route.
  */
-export function addV1Hooks(v1: FastifyInstance, deps: { oauth: OAuthService; rateLimitPerS: number }): void {
-  v1.addHook('onRequest', bearerAuth(deps.oauth));
-  v1.addHook('onRequest', merchantRateLimit(deps.rateLimitPerS));
+export function addV1Hooks(
+  v1: FastifyInstance,
+  deps: { oauth: OAuthService; rateLimitPerS: number; counters: WindowCounters; addressLimit: AddressFailureLimit },
+): void {
+  v1.addHook('onRequest', bearerAuth(deps.oauth, deps.addressLimit));
+  v1.addHook('onRequest', merchantRateLimit(deps.rateLimitPerS, deps.counters));
   v1.addHook('preValidation', refuseControlCharactersInQuery);
 }

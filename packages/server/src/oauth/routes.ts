@@ -133,10 +133,10 @@ export function registerOAuthRoutes(app: RouteApp, deps: { oauth: OAuthService }
     },
     async (request, reply) => {
       const credentials = readTokenRequest(request.body, request.headers.authorization);
-      const result = await deps.oauth.issueToken(credentials.clientId, credentials.clientSecret);
+      const result = await deps.oauth.issueToken(credentials.clientId, credentials.clientSecret, request.ip);
       if (!result.ok) {
         if (result.error === 'throttled') {
-          throw OAuthError.of('too_many_requests', 'Too many failed attempts for this client; retry later.', {
+          throw OAuthError.of('too_many_requests', 'Too many failed attempts for this client from this address; retry later.', {
             'retry-after': String(result.retryAfterS),
           });
         }

@@ -1,4 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/db.ts';
+import type { AddressFailureLimit } from '../limits/address.ts';
+import type { WindowCounters } from '../limits/counters.ts';
 import { findMerchantByClientId } from '../merchants/store.ts';
 import type { Clock } from '../shared/clock.ts';
 import { err, ok, type Result } from '../shared/result.ts';
@@ -19,15 +22,19 @@ export interface IssuedToken {
 
 /** A verified token is trusted for this long before the database is asked again (revocation ≤ 5 s). */
 const AUTH_CACHE_MS = 2_000;
+/** Tokens and clients remembered per process; the least recently used go first, never all at once. */
 const AUTH_CACHE_MAX = 50_000;
+/** Tokens the database does not know, remembered apart so that guesses never evict real tokens. */
+const UNKNOWN_CACHE_MAX = 10_000;
 const FAILURE_WINDOW_MS = 60_000;
-const FAILURE_TRACK_MAX = 100_000;
 
 interface CachedToken {
   context: AuthContext | null;
   expiresAtMs: number;
   checkedAtMs: number;
 }
+
+export type TokenRefusal = { ok: false; error: 'throttled'; retryAfterS: number };
 
 export function createOAuthService(deps: {
   db: Db;
@@ -36,43 +43,42 @@ export function createOAuthService(deps: {
   /** During a service-key rotation: hashes made with the old key are still accepted. */
   previousHashKey?: Buffer | null;
   tokenTtlS: number;
+  /** Failures per (client_id, source address) per minute. */
   failureLimit: number;
+  counters: WindowCounters;
+  addressLimit: AddressFailureLimit;
 }) {
-  const { db, clock, hashKey, tokenTtlS, failureLimit } = deps;
+  const { db, clock, hashKey, tokenTtlS, failureLimit, counters, addressLimit } = deps;
   const previousHashKey = deps.previousHashKey ?? null;
-  const cache = new Map<string, CachedToken>();
-  const failures = new Map<string, { count: number; windowStartMs: number }>();
+  const cache = new LRUCache<string, CachedToken>({ max: AUTH_CACHE_MAX });
+  const unknownTokens = new LRUCache<string, CachedToken>({ max: UNKNOWN_CACHE_MAX });
   // A fixed hash compared against when the client is unknown, so both paths cost the same.
   const decoyHash = keyedHash(hashKey, newSecret('decoy'));
 
-  function throttledFor(clientId: string, nowMs: number): number {
-    const entry = failures.get(clientId);
-    if (!entry || nowMs - entry.windowStartMs >= FAILURE_WINDOW_MS) return 0;
-    return entry.count >= failureLimit ? Math.ceil((entry.windowStartMs + FAILURE_WINDOW_MS - nowMs) / 1000) : 0;
-  }
-
-  function recordFailure(clientId: string, nowMs: number): void {
-    if (failures.size >= FAILURE_TRACK_MAX) {
-      // Drop finished windows first; only a flood of distinct ids clears what is still live.
-      for (const [key, value] of failures) if (nowMs - value.windowStartMs >= FAILURE_WINDOW_MS) failures.delete(key);
-      if (failures.size >= FAILURE_TRACK_MAX) failures.clear();
-    }
-    const entry = failures.get(clientId);
-    if (!entry || nowMs - entry.windowStartMs >= FAILURE_WINDOW_MS) failures.set(clientId, { count: 1, windowStartMs: nowMs });
-    else entry.count += 1;
-  }
+  /**
+   * Failures are counted per (client, address): someone else's wrong guesses from elsewhere never
+   * lock a merchant out, since a client_id is not a secret. The address as a whole has its own
+   * limit (addressLimit), shared with unauthenticated /v1 requests.
+   */
+  const pairKey = (clientId: string, address: string) => `token-fail:${clientId}|${address}`;
+  const throttled = (resetMs: number): TokenRefusal => ({
+    ok: false,
+    error: 'throttled',
+    retryAfterS: Math.max(1, Math.ceil(resetMs / 1000)),
+  });
 
   /**
    * Client records, cached like tokens (≤ 2 s, so a rotation or a disable reaches every node
    * within the 5 s bound; this node forgets at once through forgetClient). Token issuance is
    * then one INSERT.
    */
-  const clients = new Map<string, { row: Awaited<ReturnType<typeof findMerchantByClientId>>; checkedAtMs: number }>();
+  const clients = new LRUCache<string, { row: Awaited<ReturnType<typeof findMerchantByClientId>>; checkedAtMs: number }>({
+    max: AUTH_CACHE_MAX,
+  });
   async function findClient(clientId: string, key: string, nowMs: number) {
     const cached = clients.get(key);
     if (cached && nowMs - cached.checkedAtMs < AUTH_CACHE_MS) return cached.row;
     const row = await findMerchantByClientId(db, clientId);
-    if (clients.size >= AUTH_CACHE_MAX) clients.clear();
     clients.set(key, { row, checkedAtMs: nowMs });
     return row;
   }
@@ -81,12 +87,15 @@ export function createOAuthService(deps: {
   async function issueToken(
     rawClientId: string,
     clientSecret: string,
-  ): Promise<Result<IssuedToken, 'invalid_client'> | { ok: false; error: 'throttled'; retryAfterS: number }> {
+    address: string,
+  ): Promise<Result<IssuedToken, 'invalid_client'> | TokenRefusal> {
     const now = clock.now();
-    // The in-memory maps are keyed by a fixed-size digest: a client_id is whatever the caller sent.
+    // The counters are keyed by a fixed-size digest: a client_id is whatever the caller sent.
     const clientId = clientKey(rawClientId);
-    const retryAfterS = throttledFor(clientId, now.getTime());
-    if (retryAfterS > 0) return { ok: false, error: 'throttled', retryAfterS };
+    const pair = pairKey(clientId, address);
+    const [before, addressWaitS] = await Promise.all([counters.peek(pair, FAILURE_WINDOW_MS), addressLimit.retryAfterS(address)]);
+    if (addressWaitS > 0) return { ok: false, error: 'throttled', retryAfterS: addressWaitS };
+    if (before.count >= failureLimit) return throttled(before.resetMs);
     const merchant = await findClient(rawClientId, clientId, now.getTime());
     const stored = merchant?.client_secret_hash ?? decoyHash;
     let matches = constantTimeEqual(stored, keyedHash(hashKey, clientSecret));
@@ -97,14 +106,14 @@ export function createOAuthService(deps: {
     // Guesses sent in parallel all pass the check above before any failure is recorded, so the
     // outcome is judged again here: beyond the limit, neither a failure nor a success is revealed.
     if (!merchant || !matches || merchant.status !== 'active') {
-      recordFailure(clientId, now.getTime());
-      const entry = failures.get(clientId);
-      if (entry && entry.count > failureLimit) return { ok: false, error: 'throttled', retryAfterS: throttledFor(clientId, now.getTime()) };
+      const [after, addressOverS] = await Promise.all([counters.hit(pair, FAILURE_WINDOW_MS), addressLimit.failed(address)]);
+      if (addressOverS > 0) return { ok: false, error: 'throttled', retryAfterS: addressOverS };
+      if (after.count > failureLimit) return throttled(after.resetMs);
       return err('invalid_client');
     }
-    const throttledNow = throttledFor(clientId, now.getTime());
-    if (throttledNow > 0) return { ok: false, error: 'throttled', retryAfterS: throttledNow };
-    failures.delete(clientId);
+    const latest = await counters.peek(pair, FAILURE_WINDOW_MS);
+    if (latest.count >= failureLimit) return throttled(latest.resetMs);
+    if (latest.count > 0) await counters.clear(pair, FAILURE_WINDOW_MS);
     if (oldKeyMatch) {
       await store.rehashClientSecret(db, merchant.id, stored, keyedHash(hashKey, clientSecret));
       clients.delete(clientId);
@@ -128,8 +137,7 @@ export function createOAuthService(deps: {
       expiresAtMs: row ? row.expires_at.getTime() : 0,
       checkedAtMs: nowMs,
     };
-    if (cache.size >= AUTH_CACHE_MAX) cache.clear();
-    cache.set(tokenHash, entry);
+    (row === undefined ? unknownTokens : cache).set(tokenHash, entry);
     return entry;
   }
 
@@ -138,7 +146,7 @@ export function createOAuthService(deps: {
     if (!/^at_[A-Za-z0-9_-]{43}$/.test(token)) return err('token_invalid');
     const nowMs = clock.now().getTime();
     const tokenHash = keyedHash(hashKey, token);
-    let entry = cache.get(tokenHash);
+    let entry = cache.get(tokenHash) ?? unknownTokens.get(tokenHash);
     if (!entry || nowMs - entry.checkedAtMs >= AUTH_CACHE_MS) entry = await lookup(tokenHash, nowMs);
     // A token issued under the previous service key (rotation): found by its old hash; tokens
     // expire on their own, so they are not rewritten.
@@ -155,6 +163,7 @@ export function createOAuthService(deps: {
     /** Called when this process changes a client's credentials or status. */
     forgetClient(clientId: string): void {
       clients.delete(clientKey(clientId));
+      // Its tokens' cached verdicts go too (they are not indexed by client: a rare event).
       cache.clear();
     },
     // Expired tokens are kept a day so a late caller still hears token_expired, not token_invalid.

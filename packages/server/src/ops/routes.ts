@@ -7,6 +7,13 @@ import type { Metrics } from './metrics.ts';
 import { errorResponses, serversFor } from './openapi.ts';
 
 const Status = Type.Object({ status: Type.String() });
+const Readiness = Type.Object({
+  status: Type.String(),
+  limits: Type.String({
+    description:
+      'Where rate limits and failure throttles are counted: "shared through Redis", "per process", or "per process (Redis unreachable: …)".',
+  }),
+});
 
 /**
  * Unauthenticated operator endpoints: health, readiness, metrics and the OpenAPI document. A
@@ -30,7 +37,10 @@ const LANDING_HTML = `<!doctype html>
 </ul><p>Get a token at POST /oauth/token with your client id and secret, then call /v1 with it.</p></body></html>
 `;
 
-export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics: Metrics; publicBaseUrl: string | null }): void {
+export function registerOpsRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; metrics: Metrics; publicBaseUrl: string | null; limitsMode: () => { shared: boolean; detail: string } },
+): void {
   const common = { tags: ['Operations'], security: [] };
   app.get(
     '/',
@@ -70,7 +80,9 @@ export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics:
         ...common,
         operationId: 'getReadiness',
         summary: 'Readiness: the database answers',
-        response: { 200: Status, ...errorResponses(503) },
+        description:
+          'Ready when the database answers. With PURSE_REDIS_URL, an unreachable Redis does not make the service unready: limits are then counted per process, and `limits` says so.',
+        response: { 200: Readiness, ...errorResponses(503) },
       },
     },
     async () => {
@@ -79,7 +91,7 @@ export function registerOpsRoutes(app: FastifyInstance, deps: { db: Db; metrics:
       } catch {
         throw new ApiError('service_unavailable', 'The database is not reachable.', { headers: { 'retry-after': '2' } });
       }
-      return { status: 'ready' };
+      return { status: 'ready', limits: deps.limitsMode().detail };
     },
   );
 

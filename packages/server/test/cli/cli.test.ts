@@ -127,7 +127,7 @@ describe('purse on the embedded database', () => {
   test('the token endpoint accepts what the commands printed, and only that', async () => {
     const deps = await buildDeps(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }));
     try {
-      const issue = (clientId: string, secret: string) => deps.services.oauth.issueToken(clientId, secret);
+      const issue = (clientId: string, secret: string) => deps.services.oauth.issueToken(clientId, secret, '127.0.0.1');
       assert.equal((await issue(acme.client_id, acme.client_secret)).ok, true, 'the rotated secret works');
       assert.equal((await issue(acme.client_id, acmeOldSecret)).ok, false, 'the old secret no longer works');
       assert.equal((await issue(live.client_id, live.client_secret)).ok, false, 'a disabled merchant gets no token');

@@ -247,7 +247,7 @@ test('sandbox helpers force pending objects, only pending ones, only for sandbox
 
   const live = await app.deps.services.merchants.createMerchant({ name: 'Live', livemode: true });
   assert.ok(live.ok);
-  const token = await app.deps.services.oauth.issueToken(live.value.client_id, live.value.client_secret);
+  const token = await app.deps.services.oauth.issueToken(live.value.client_id, live.value.client_secret, '127.0.0.1');
   assert.ok(token.ok);
   const res = await fetch(`${base}/v1/sandbox/payments/${stuck.id}/succeed`, {
     method: 'POST',

@@ -10,6 +10,8 @@ import { openTestDb } from './database.ts';
 export const TEST_ENV: Record<string, string> = {
   LOG_LEVEL: 'silent',
   PURSE_RATE_LIMIT_PER_S: '0',
+  // Suites send many bad tokens from 127.0.0.1 on purpose; test/http/limits.test.ts turns it on.
+  PURSE_ADDRESS_FAILURE_LIMIT: '0',
   PURSE_SANDBOX_DELAY_MS: '20',
   PURSE_WORKER_INTERVAL_MS: '20',
   PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'true',

@@ -82,6 +82,7 @@ export function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv 
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     PURSE_RATE_LIMIT_PER_S: '0',
+    PURSE_ADDRESS_FAILURE_LIMIT: '0',
     PURSE_SANDBOX_DELAY_MS: '20',
     PURSE_WORKER_INTERVAL_MS: '20',
     PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'true',

@@ -9,7 +9,7 @@ test('healthz and readyz answer without a token', async (t) => {
   assert.deepEqual(health.json(), { status: 'ok' });
   const ready = await app.inject({ method: 'GET', url: '/readyz' });
   assert.equal(ready.statusCode, 200);
-  assert.deepEqual(ready.json(), { status: 'ready' });
+  assert.deepEqual(ready.json(), { status: 'ready', limits: 'per process' });
   assert.match(String(ready.headers['request-id']), /^req_/);
 });
 
