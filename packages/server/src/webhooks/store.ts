@@ -201,9 +201,12 @@ export async function scheduleRedelivery(
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('webhook_deliveries')
-      // The full retry schedule applies again. A delivery being sent right now keeps its claim
-      // (that send is the redelivery), so two workers never send it at once.
-      .set({ status: 'pending', next_attempt_at: now, attempts: 0, updated_at: now, delivered_at: null })
+      // Due now, on the schedule where it stands: the attempts already made still count, so a
+      // delivery whose schedule ran out gets one attempt per redelivery, never a fresh set of
+      // retries (redeliver cannot be used to multiply traffic to a failing endpoint). A delivery
+      // being sent right now keeps its claim (that send is the redelivery), so two workers never
+      // send it at once.
+      .set({ status: 'pending', next_attempt_at: now, updated_at: now, delivered_at: null })
       .where('event_id', '=', ev.id)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .where((eb) =>

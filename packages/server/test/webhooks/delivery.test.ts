@@ -393,6 +393,31 @@ test('POST /v1/events/{id}/redeliver sends the event again to the endpoint and t
   }
 });
 
+test('redeliver does not reset an exhausted schedule: one attempt per redelivery, then failed again', async (t) => {
+  const { app, api, merchantId, receiver } = await setup(t);
+  receiver.respond(500);
+  await createEndpoint(api, `${receiver.base}/failing`);
+  const pay = await created(api, '/v1/payments', { amount: '4.00', payment_method: cardMethod() });
+  const [event] = await allEvents(api, `&type=payment.succeeded&object_id=${pay.id}`);
+  const attemptsOf = async () => {
+    const [delivery] = (await api.get(`/v1/events/${event!.id}/deliveries`)).body.data;
+    return delivery as { status: string; attempt_count: number };
+  };
+  // The schedule 0.05,0.05,0.1: a first attempt and three retries.
+  await eventually('the schedule runs out', async () => (await attemptsOf()).status === 'failed');
+  assert.equal((await attemptsOf()).attempt_count, 4);
+  for (const expected of [5, 6]) {
+    assert.equal((await api.post(`/v1/events/${event!.id}/redeliver`)).status, 200);
+    await drained(app, merchantId);
+    const after = await attemptsOf();
+    assert.deepEqual([after.status, after.attempt_count], ['failed', expected]);
+  }
+  // Nothing more is sent on its own afterwards.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal((await attemptsOf()).attempt_count, 6);
+  assert.equal(receiver.received.filter((r) => r.path === '/failing' && webhookId(r) === event!.id).length, 6);
+});
+
 test('endpoints: list, get, delete; a deleted endpoint receives nothing more and its pending deliveries fail', async (t) => {
   const { app, api, merchantId, receiver } = await setup(t);
   // The delivery worker stops for this test, so deliveries are still pending when /one is deleted.
