@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { manualClock } from '../helpers/app.ts';
 import { assertLedgerHealthy, CARD_OK, cardMethod, mobileMethod, uniqueRef, walletMethod } from '../helpers/factories.ts';
 import { merchantClient, startHttpApp } from './http.ts';
 
@@ -130,7 +131,10 @@ test('mobile money: pending, then each sandbox number settles as docs/api.md §1
 });
 
 test('mobile money: expired (003) and stuck (005) fail as expired at expires_at, and never flip', async (t) => {
-  const { app, base } = await startHttpApp(t, { env: { PURSE_MOBILE_MONEY_EXPIRY_S: '1' } });
+  // The service's clock is the test's: nothing can expire until the test moves it past expires_at,
+  // however slow the machine is.
+  const clock = manualClock();
+  const { app, base } = await startHttpApp(t, { clock, env: { PURSE_MOBILE_MONEY_EXPIRY_S: '1' } });
   const { api } = await merchantClient(app, base);
   for (const phone of ['+254712345003', '+254712345005']) {
     const res = await api.post('/v1/payments', {
@@ -142,6 +146,7 @@ test('mobile money: expired (003) and stuck (005) fail as expired at expires_at,
     assert.equal(res.body.status, 'pending');
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await api.get(`/v1/payments/${res.body.id}`)).body.status, 'pending', `${phone} is still pending before expires_at`);
+    clock.advance(1_100);
     const settled = await api.settled(`/v1/payments/${res.body.id}`, 4_000);
     assert.equal(settled.status, 'failed');
     assert.equal(settled.failure.code, 'expired');
@@ -324,13 +329,35 @@ test('no full card number or CVC is stored anywhere in the database', async (t) 
   const wallet = (await api.post('/v1/wallets', { currency: 'KES' })).body;
   await api.post('/v1/topups', { reference: uniqueRef(), amount: '1', currency: 'KES', wallet_id: wallet.id, source: cardMethod({ cvc }) });
   const { sql } = await import('kysely');
-  const tables = ['charges', 'events', 'ledger_entries', 'ledger_transactions', 'wallets', 'sandbox_provider_charges'];
-  for (const table of tables) {
-    const rows = await sql<{ row: string }>`SELECT t::text AS row FROM ${sql.table(table)} t`.execute(app.deps.db.db);
-    const dump = rows.rows.map((r) => r.row).join('\n');
+  // Every table of the schema, read as text row by row.
+  const scan = async () => {
+    const tables = await sql<{ name: string }>`
+      SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(app.deps.db.db);
+    const dumps = new Map<string, string>();
+    for (const { name } of tables.rows) {
+      const rows = await sql<{ row: string }>`SELECT t::text AS row FROM ${sql.table(name)} t`.execute(app.deps.db.db);
+      dumps.set(name, rows.rows.map((r) => r.row).join('\n'));
+    }
+    return dumps;
+  };
+  const dumps = await scan();
+  assert.ok(dumps.size >= 10 && dumps.has('charges') && dumps.has('events'), [...dumps.keys()].join(','));
+  for (const [table, dump] of dumps) {
     for (const number of numbers) assert.equal(dump.includes(number), false, `${table} holds a full card number`);
     // A CVC would be stored as a JSON string ("987") or under a "cvc" key; digits inside timestamps are not it.
     assert.equal(dump.includes('"cvc"') || dump.includes(`"${cvc}"`), false, `${table} holds a CVC`);
   }
+  // Canary: a card number the merchant itself writes into metadata is stored, and the scan finds it.
+  const planted = await api.post('/v1/payments', {
+    reference: uniqueRef(),
+    amount: '1',
+    currency: 'KES',
+    payment_method: cardMethod(),
+    metadata: { note: `${numbers[2]} "${cvc}"` },
+  });
+  assert.equal(planted.status, 201, JSON.stringify(planted.body));
+  const found = [...(await scan())].filter(([, dump]) => dump.includes(numbers[2]!)).map(([table]) => table);
+  assert.ok(found.includes('charges'), `the scan finds the planted number (found in: ${found.join(',') || 'nothing'})`);
   void CARD_OK;
 });
