@@ -75,6 +75,23 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   /** MTN MoMo Open API credentials; null when no PURSE_MTN_* variable is set (MTN off). */
   readonly mtn: MtnConfig | null;
+  /** M-Pesa Daraja credentials; null when no PURSE_MPESA_* variable is set (M-Pesa off). */
+  readonly mpesa: MpesaConfig | null;
+}
+
+export interface MpesaConfig {
+  readonly baseUrl: string;
+  readonly consumerKey: string;
+  readonly consumerSecret: string;
+  /** The paybill or till of STK Push (BusinessShortCode, PartyB). */
+  readonly shortcode: string;
+  readonly passkey: string;
+  /** The B2C shortcode that pays out (PartyA of B2C). */
+  readonly b2cShortcode: string;
+  readonly initiatorName: string;
+  readonly securityCredential: string;
+  /** Where Daraja calls back: {publicUrl}/provider-callbacks/mpesa. */
+  readonly publicUrl: string;
 }
 
 export interface MtnProductCredentials {
@@ -234,6 +251,50 @@ const MTN_VARIABLES = [
   'PURSE_PUBLIC_URL',
 ] as const;
 
+const MPESA_VARIABLES = [
+  'PURSE_MPESA_BASE_URL',
+  'PURSE_MPESA_CONSUMER_KEY',
+  'PURSE_MPESA_CONSUMER_SECRET',
+  'PURSE_MPESA_SHORTCODE',
+  'PURSE_MPESA_PASSKEY',
+  'PURSE_MPESA_B2C_SHORTCODE',
+  'PURSE_MPESA_INITIATOR_NAME',
+  'PURSE_MPESA_SECURITY_CREDENTIAL',
+  'PURSE_PUBLIC_URL',
+] as const;
+
+/** All M-Pesa variables or none, as for MTN; never printing a value. */
+function mpesa(env: Env): MpesaConfig | null {
+  const given = MPESA_VARIABLES.filter((name) => (env[name] ?? '') !== '');
+  if (given.filter((name) => name !== 'PURSE_PUBLIC_URL').length === 0) return null;
+  const missing = MPESA_VARIABLES.filter((name) => !given.includes(name));
+  if (missing.length > 0) throw new ConfigError(`M-Pesa Daraja is partly configured: missing ${missing.join(', ')}`);
+  const value = (name: (typeof MPESA_VARIABLES)[number]) => present(env[name], name);
+  for (const name of ['PURSE_MPESA_BASE_URL', 'PURSE_PUBLIC_URL'] as const) {
+    let url: URL;
+    try {
+      url = new URL(value(name));
+    } catch {
+      throw new ConfigError(`${name} must be an http(s) URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+  for (const name of ['PURSE_MPESA_SHORTCODE', 'PURSE_MPESA_B2C_SHORTCODE'] as const) {
+    if (!/^\d{5,7}$/.test(value(name))) throw new ConfigError(`${name} must be a shortcode of 5 to 7 digits`);
+  }
+  return Object.freeze({
+    baseUrl: value('PURSE_MPESA_BASE_URL').replace(/\/+$/, ''),
+    consumerKey: value('PURSE_MPESA_CONSUMER_KEY'),
+    consumerSecret: value('PURSE_MPESA_CONSUMER_SECRET'),
+    shortcode: value('PURSE_MPESA_SHORTCODE'),
+    passkey: value('PURSE_MPESA_PASSKEY'),
+    b2cShortcode: value('PURSE_MPESA_B2C_SHORTCODE'),
+    initiatorName: value('PURSE_MPESA_INITIATOR_NAME'),
+    securityCredential: value('PURSE_MPESA_SECURITY_CREDENTIAL'),
+    publicUrl: value('PURSE_PUBLIC_URL').replace(/\/+$/, ''),
+  });
+}
+
 /** All MTN variables or none: a partial set refuses to start, naming what is missing (never printing a value). */
 function mtn(env: Env): MtnConfig | null {
   const given = MTN_VARIABLES.filter((name) => (env[name] ?? '') !== '');
@@ -350,6 +411,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     negativeControlRmwDebit: bool(env, 'PURSE_NEGATIVE_CONTROL_RMW_DEBIT', false),
     mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
     mtn: mtn(env),
+    mpesa: mpesa(env),
     publicBaseUrl: publicBaseUrl(env),
   });
 }

@@ -5,6 +5,7 @@ import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
 import { createSettlementWorker } from './charges/worker.ts';
 import type { Config } from './config.ts';
+import { createMpesaConnector } from './connectors/mpesa/connector.ts';
 import { createMtnConnector } from './connectors/mtn/connector.ts';
 import { createConnectorRegistry } from './connectors/registry.ts';
 import { createSandboxConnector } from './connectors/sandbox/connector.ts';
@@ -93,6 +94,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   const registry = createConnectorRegistry([
     sandboxConnector,
     ...(config.mtn ? [createMtnConnector({ config: config.mtn, hashKey })] : []),
+    ...(config.mpesa ? [createMpesaConnector({ config: config.mpesa, hashKey, nowMs: () => clock.now().getTime() })] : []),
   ]);
   const settlement = createSettlement({ db: db.db, clock, registry, log: logger, providerTimeoutMs: config.providerTimeoutMs });
   const outflowSettlement = createOutflowSettlement({

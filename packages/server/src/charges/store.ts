@@ -225,7 +225,7 @@ export async function findChargeById(db: Db, id: string) {
 }
 
 /** The pending-queue operations (db/pending-queue.ts) on the charges table. */
-export const markInitiated = (db: Db, id: string, providerReference: string, nextCheckAt: Date, now: Date) =>
+export const markInitiated = (db: Db, id: string, providerReference: string | null, nextCheckAt: Date, now: Date) =>
   queue.markInitiated<ChargeRow>(db, 'charges', { id, providerReference, nextCheckAt, now });
 export const releaseCharge = (db: Db, id: string, nextCheckAt: Date) => queue.release(db, 'charges', id, nextCheckAt);
 export const claimLease = (db: Db, id: string, now: Date, leaseUntil: Date) =>

@@ -41,8 +41,11 @@ export const FAILURE_MESSAGES: Record<FailureCode, string> = {
 export type ProviderOutcome =
   | { status: 'succeeded'; providerReference: string | null }
   | { status: 'failed'; providerReference: string | null; failureCode: FailureCode }
-  /** Accepted, not settled yet: ask again after `checkAfterMs` (or wait for a callback). */
-  | { status: 'pending'; providerReference: string; checkAfterMs: number };
+  /**
+   * Accepted, not settled yet: ask again after `checkAfterMs` (or wait for a callback). The
+   * reference is null only when the provider's is not known yet (an M-Pesa push whose answer was lost).
+   */
+  | { status: 'pending'; providerReference: string | null; checkAfterMs: number };
 
 /** The provider has no record of this idempotency key: it was never reached. */
 export type StatusOutcome = ProviderOutcome | { status: 'not_found' };
@@ -108,6 +111,12 @@ export interface CallbackHint {
   providerReference: string | null;
   /** What the body says happened, kept for logs; unknown states read as pending. */
   claimed: 'succeeded' | 'failed' | 'pending';
+  /**
+   * Only for a provider whose asynchronous API answers on the callback channel and has no status
+   * call to ask (M-Pesa B2C's Result): the provider's own answer to the request Purse sent,
+   * authenticated per object and matched to what was sent. Applied as a status answer would be.
+   */
+  answer?: Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
 }
 
 /** How one provider notifies Purse: its body and headers (for the route and its documentation), checked and read. */
@@ -124,8 +133,8 @@ export interface ConnectorCallbacks {
    * (before any parsing). Nothing of an unverified callback may be acted on.
    */
   verify(headers: CallbackHeaders, rawBody: string, query?: CallbackQuery): boolean;
-  /** A verified body that passed `body`'s schema → the charge it names; null when not recognised. */
-  parse(body: unknown): CallbackHint | null;
+  /** A verified body that passed `body`'s schema (and the callback URL's query) → the charge it names; null when not recognised. */
+  parse(body: unknown, query?: CallbackQuery): CallbackHint | null;
 }
 
 /**

@@ -15,10 +15,10 @@ const table = (name: PendingTable): RawBuilder<unknown> => sql.table(name);
 export async function markInitiated<Row>(
   db: Db,
   name: PendingTable,
-  p: { id: string; providerReference: string; nextCheckAt: Date; now: Date },
+  p: { id: string; providerReference: string | null; nextCheckAt: Date; now: Date },
 ): Promise<Row | undefined> {
   const result = await sql<Row>`
-    UPDATE ${table(name)} SET provider_reference = ${p.providerReference}, provider_state = 'initiated',
+    UPDATE ${table(name)} SET provider_reference = coalesce(${p.providerReference}::text, provider_reference), provider_state = 'initiated',
       next_check_at = ${p.nextCheckAt}::timestamptz, lease_until = NULL, updated_at = ${p.now}::timestamptz
     WHERE id = ${p.id} AND status = 'pending'
     RETURNING *`.execute(db);

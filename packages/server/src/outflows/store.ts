@@ -364,7 +364,7 @@ export async function findOutflowByReference(db: Db, merchantId: string, kind: O
 }
 
 /** The pending-queue operations (db/pending-queue.ts) on the outflows table. */
-export const markInitiated = (db: Db, id: string, providerReference: string, nextCheckAt: Date, now: Date) =>
+export const markInitiated = (db: Db, id: string, providerReference: string | null, nextCheckAt: Date, now: Date) =>
   queue.markInitiated<OutflowRow>(db, 'outflows', { id, providerReference, nextCheckAt, now });
 export const releaseOutflow = (db: Db, id: string, nextCheckAt: Date) => queue.release(db, 'outflows', id, nextCheckAt);
 export const claimDueOutflows = (db: Db, now: Date, leaseUntil: Date, limit: number) =>

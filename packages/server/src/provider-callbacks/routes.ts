@@ -79,7 +79,10 @@ export function registerProviderCallbackRoutes(app: RouteApp, deps: { providerCa
       handler: async (request) => {
         const providerCallbacks = deps.providerCallbacks;
         const connector = providerCallbacks.connectorOf(request.params.provider);
-        return providerCallbacks.receive(connector, providerCallbacks.hintOf(connector, request.body));
+        return providerCallbacks.receive(
+          connector,
+          providerCallbacks.hintOf(connector, request.body, request.query as Record<string, unknown>),
+        );
       },
     });
   }

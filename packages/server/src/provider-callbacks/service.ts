@@ -37,7 +37,8 @@ export function createProviderCallbackService(deps: {
         ? {
             id: charge.id,
             provider: charge.provider,
-            status: () => settlement.providerStatus(charge),
+            status: (reference: string | null) =>
+              settlement.providerStatus({ ...charge, provider_reference: charge.provider_reference ?? reference }),
             apply: (outcome: FinalOutcome) => settlement.applyOutcome(charge, outcome),
           }
         : undefined;
@@ -48,7 +49,8 @@ export function createProviderCallbackService(deps: {
         ? {
             id: outflow.id,
             provider: outflow.provider,
-            status: () => outflowSettlement.providerStatus(outflow),
+            status: (reference: string | null) =>
+              outflowSettlement.providerStatus({ ...outflow, provider_reference: outflow.provider_reference ?? reference }),
             apply: (outcome: FinalOutcome) => outflowSettlement.applyOutcome(outflow, outcome),
           }
         : undefined;
@@ -75,8 +77,8 @@ export function createProviderCallbackService(deps: {
     },
 
     /** A verified body that passed the connector's schema → the charge it names. */
-    hintOf(connector: Connector, body: unknown): CallbackHint {
-      const hint = connector.callbacks.parse(body);
+    hintOf(connector: Connector, body: unknown, query: CallbackQuery = {}): CallbackHint {
+      const hint = connector.callbacks.parse(body, query);
       if (!hint) throw new ApiError('parameter_invalid', `The body is not a callback ${connector.name} sends.`);
       return hint;
     },
@@ -87,7 +89,10 @@ export function createProviderCallbackService(deps: {
       if (!subject || subject.provider !== connector.name) throw notFound();
       let status: StatusOutcome;
       try {
-        status = await subject.status();
+        // A provider answer delivered on the callback channel (no status call exists) is the
+        // status; otherwise the provider is asked. When the answer to our request was lost, the
+        // callback is where its reference is first seen: the status call uses it.
+        status = hint.answer ?? (await subject.status(hint.providerReference));
       } catch (error) {
         // The provider could not confirm now: refuse, so that it delivers the callback again;
         // the worker's own polling settles the charge meanwhile either way.
