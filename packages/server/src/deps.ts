@@ -22,6 +22,7 @@ import { createOutflowService } from './outflows/service.ts';
 import { createOutflowSettlement } from './outflows/settlement.ts';
 import { createOutflowWorker } from './outflows/worker.ts';
 import { createProviderCallbackService } from './provider-callbacks/service.ts';
+import { createReconciliation } from './reconcile/service.ts';
 import { createSandboxControls } from './sandbox-controls/service.ts';
 import { resolveServiceKeys } from './service-key.ts';
 import { type Clock, systemClock } from './shared/clock.ts';
@@ -104,6 +105,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     log: logger,
     providerTimeoutMs: config.providerTimeoutMs,
   });
+  const reconciliation = createReconciliation({ db: db.db, clock, registry, settlement, outflowSettlement });
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
   const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
@@ -158,6 +160,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
       events,
       webhooks,
       providerCallbacks,
+      reconciliation,
     },
     async close(): Promise<void> {
       await worker.stop();

@@ -220,6 +220,22 @@ export async function findCharge(db: Db, merchantId: string, kind: ChargeKind, i
     .executeTakeFirst();
 }
 
+/**
+ * Reconciliation's window: every charge of a provider created since `since`, and every one still
+ * pending whenever it was created, oldest first, at most `limit`.
+ */
+export async function findChargesToReconcile(db: Db, provider: string, since: Date, limit: number) {
+  return db
+    .selectFrom('charges')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where((eb) => eb.or([eb('created_at', '>=', since), eb('status', '=', 'pending')]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 export async function findChargeById(db: Db, id: string) {
   return db.selectFrom('charges').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -159,10 +159,51 @@ async function exportLegacyKey({ config, write }: CommandInput): Promise<void> {
   write(`${key}\n`);
 }
 
+/** --since: an ISO 8601 time, or a duration back from now (90m, 24h, 7d). Default 7 days. */
+function sinceOf(value: string | boolean | undefined, now: Date): Date {
+  if (value === undefined) return new Date(now.getTime() - 7 * 86_400_000);
+  if (typeof value !== 'string') throw new CliError('--since needs a value: an ISO time or a duration such as 24h or 7d');
+  const duration = /^(\d{1,6})([mhd])$/.exec(value);
+  if (duration) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as 'm' | 'h' | 'd'];
+    return new Date(now.getTime() - Number(duration[1]) * unit);
+  }
+  const at = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at))
+    throw new CliError(`--since ${value}: give an ISO time (2026-11-01T00:00Z) or a duration (24h, 7d)`);
+  return new Date(at);
+}
+
+/** Asks the provider about every object of the window, applies what is safe, prints every mismatch. */
+async function reconcile({ config, values, write }: CommandInput): Promise<void> {
+  const provider = values.provider;
+  if (typeof provider !== 'string' || provider === '') throw new CliError('reconcile needs --provider mtn|mpesa');
+  await withDeps(config, async (deps) => {
+    if (!deps.registry.get(provider) || provider === 'sandbox') {
+      throw new CliError(`--provider ${provider}: not configured here (set its PURSE_${provider.toUpperCase()}_* variables)`);
+    }
+    const report = await deps.services.reconciliation.run(provider, sinceOf(values.since, deps.clock.now()));
+    if (values.json) return write(jsonLine(report));
+    write(`Reconciled ${report.checked} objects with ${provider} since ${report.since}.\n`);
+    for (const a of report.applied) write(`  applied   ${a.object} ${a.id}: ${a.status} at the provider, was pending here\n`);
+    for (const m of report.mismatches) {
+      const at = [m.provider.status, m.provider.amount, m.provider.error].filter(Boolean).join(' ');
+      write(`  MISMATCH  ${m.kind}: ${m.object} ${m.id} here ${m.here.status} ${m.here.amount} ${m.here.currency}; provider ${at}\n`);
+    }
+    write(report.mismatches.length === 0 ? 'No mismatch.\n' : `${report.mismatches.length} mismatches.\n`);
+  });
+}
+
 export const COMMANDS: readonly Command[] = [
   { words: ['rekey'], args: [], options: {}, run: rekey },
   { words: ['key', 'export-legacy'], args: [], options: {}, run: exportLegacyKey, keyOptional: true },
   { words: ['migrate'], args: [], options: {}, run: migrate },
+  {
+    words: ['reconcile'],
+    args: [],
+    options: { provider: { type: 'string' }, since: { type: 'string' }, ...json },
+    run: reconcile,
+  },
   {
     words: ['merchant', 'create'],
     args: [],

@@ -24,6 +24,12 @@ Commands:
                                             POST each new event to URL, signed (Standard Webhooks) with a secret
                                             printed at start. Nothing to register; uses the HTTP API only
                                             (--base-url, PURSE_BASE_URL, default http://127.0.0.1:8080).
+  reconcile --provider mtn|mpesa [--since 24h|7d|ISO-TIME] [--json]
+                                            Ask the provider about every payment, top-up, refund and payout
+                                            since --since (default 7d) and every one still pending: apply
+                                            final answers for what is pending here, and print each mismatch
+                                            (settled there but failed here, failed there but succeeded here,
+                                            unknown there, still open there, amounts that differ).
   help                                      Show this help.
 
 Configuration comes from the same environment as the server:

@@ -39,7 +39,8 @@ export const FAILURE_MESSAGES: Record<FailureCode, string> = {
 };
 
 export type ProviderOutcome =
-  | { status: 'succeeded'; providerReference: string | null }
+  /** `amountMinor`: what the provider says moved, when its answer says (reconciliation compares it). */
+  | { status: 'succeeded'; providerReference: string | null; amountMinor?: bigint }
   | { status: 'failed'; providerReference: string | null; failureCode: FailureCode }
   /**
    * Accepted, not settled yet: ask again after `checkAfterMs` (or wait for a callback). The

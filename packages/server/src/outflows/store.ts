@@ -349,6 +349,22 @@ export async function findOutflow(db: Db, merchantId: string, kind: OutflowKind,
     .executeTakeFirst();
 }
 
+/**
+ * Reconciliation's window: every refund or payout of a provider created since `since`, and every one still
+ * pending whenever it was created, oldest first, at most `limit`.
+ */
+export async function findOutflowsToReconcile(db: Db, provider: string, since: Date, limit: number) {
+  return db
+    .selectFrom('outflows')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where((eb) => eb.or([eb('created_at', '>=', since), eb('status', '=', 'pending')]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 export async function findOutflowById(db: Db, id: string) {
   return db.selectFrom('outflows').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -66,7 +66,8 @@ test('purse listen forwards new events, signed with the printed secret, in order
   );
   assert.ok(!bodies.some((b) => b.data.object.id === before.id), 'nothing from before the start');
   assert.equal(new Set(bodies.map((b) => b.id)).size, bodies.length, 'each event once');
-  assert.match(output, /payment\.succeeded\s+evt_\S+ {2}→ 200/);
+  // The line is printed once the receiver has answered: wait for it rather than race it.
+  await eventually('the forwarded line printed', () => /payment\.succeeded\s+evt_\S+ {2}→ 200/.test(output), 30_000);
   assert.equal(output.includes(merchant.clientSecret), false, 'the client secret is never printed');
 
   process.kill(child.pid!, 'SIGINT');

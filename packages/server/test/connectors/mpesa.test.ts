@@ -10,6 +10,10 @@ import { type FakeMpesa, fakeMpesaEnv, MPESA_SUFFIXES, startFakeMpesa } from '..
 import { buildTestApp, createTestMerchant, TEST_ENV, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy, get, post, settle as settleAll, uniqueRef, waitFor } from '../helpers/factories.ts';
 import { freePort } from '../helpers/processes.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+
+// A database of its own on PostgreSQL: another file's worker must not settle this file's provider charges.
+const privateDatabase = usePrivatePostgres();
 
 let fake: FakeMpesa;
 let app: TestApp;
@@ -17,6 +21,7 @@ let merchant: TestMerchant;
 let originatorKey: Buffer;
 
 before(async () => {
+  await privateDatabase();
   fake = await startFakeMpesa({ settleDelayMs: 50 });
   const port = await freePort();
   app = await buildTestApp(null, {
@@ -101,7 +106,7 @@ describe('M-Pesa Daraja over real HTTP to the fake', () => {
       for (const [suffix, code] of cases) {
         const payment = await pay(suffix);
         const settled = await settle(`/v1/payments/${payment.id}`);
-        assert.deepEqual([settled.status, settled.failure?.code], ['failed', code], suffix);
+        assert.deepEqual([settled.status, settled.failure?.code], ['failed', code], `${suffix} ${JSON.stringify(settled)}`);
       }
     } finally {
       fake.faults.callbacks = 'once';

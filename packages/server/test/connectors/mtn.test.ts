@@ -9,6 +9,10 @@ import { mtnKeys, referenceIdOf } from '../../src/connectors/mtn/transformers.ts
 import { type FakeMtn, fakeMtnEnv, MTN_SUFFIXES, startFakeMtn } from '../fakes/mtn.ts';
 import { buildTestApp, createTestMerchant, TEST_ENV, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy, get, post, settle as settleAll, uniqueRef, waitFor } from '../helpers/factories.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+
+// A database of its own on PostgreSQL: another file's worker must not settle this file's provider charges.
+const privateDatabase = usePrivatePostgres();
 
 let fake: FakeMtn;
 let app: TestApp;
@@ -27,6 +31,7 @@ async function freePort(): Promise<number> {
 }
 
 before(async () => {
+  await privateDatabase();
   fake = await startFakeMtn({ settleDelayMs: 50 });
   const port = await freePort();
   app = await buildTestApp(null, { env: { ...fakeMtnEnv(fake, `http://127.0.0.1:${port}`), PURSE_WORKER: 'false' } });
@@ -219,7 +224,8 @@ describe('MTN MoMo over real HTTP to the fake', () => {
       const refunded = fake.byExternalId(refund.json().id);
       assert.equal(refunded?.product, 'disbursement');
       assert.deepEqual(refunded?.body.payee, fake.byExternalId(payment.id)?.body.payer, 'back to the payer');
-      assert.equal((await settle(app, merchant, `/v1/refunds/${refund.json().id}`)).status, 'succeeded');
+      const settledRefund = await settle(app, merchant, `/v1/refunds/${refund.json().id}`);
+      assert.equal(settledRefund.status, 'succeeded', JSON.stringify(settledRefund));
       await assertLedgerHealthy(app);
     } finally {
       fake.faults.callbacks = 'once';

@@ -3,6 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp, createTestMerchant, manualClock } from '../helpers/app.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+
+// A database of its own on PostgreSQL: what this file counts or re-keys is its own rows only.
+usePrivatePostgres();
 
 test('the token purge worker deletes tokens expired over a day ago, in batches, and keeps the others', async (t) => {
   const clock = manualClock();

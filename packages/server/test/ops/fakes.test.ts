@@ -10,6 +10,10 @@ import { test } from 'node:test';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { post, uniqueRef, waitFor } from '../helpers/factories.ts';
 import { freePort, SERVER_DIR } from '../helpers/processes.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+
+// A database of its own on PostgreSQL: another file's worker must not settle this file's provider charges.
+usePrivatePostgres();
 
 test('the fakes script writes the PURSE_* variables; with them alone a live merchant is paid through MTN and M-Pesa', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'purse-fakes-'));

@@ -16,6 +16,10 @@ import { rekeyWebhookSecrets } from '../../src/webhooks/secrets.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { openTestDb, testDatabaseUrl } from '../helpers/database.ts';
 import { cardMethod, createWallet, post, uniqueRef } from '../helpers/factories.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+
+// A database of its own on PostgreSQL: what this file counts or re-keys is its own rows only.
+usePrivatePostgres();
 
 const KEY_A = 'rotation-key-a-0123456789abcdef0123456789';
 const KEY_B = 'rotation-key-b-0123456789abcdef0123456789';

@@ -37,24 +37,33 @@ export function atFileEnd(fn: () => Promise<void>): void {
  * its own on the same server: created and migrated before the file's tests, dropped after.
  * On PGlite every app already has its own copy of the template; nothing to do but the cleanups.
  */
-export function usePrivatePostgres(): void {
+/** The private database of this file, once usePrivatePostgres() was called: useFileApp waits for it. */
+let privateDatabase: (() => Promise<void>) | null = null;
+
+export function usePrivatePostgres(): () => Promise<void> {
   const shared = process.env.TEST_DATABASE_URL;
   const admin = shared ? new URL(shared) : null;
   if (admin) admin.pathname = '/postgres';
   const name = `purse_test_wh_${process.pid}_${Date.now().toString(36)}`;
-  before(async () => {
-    if (!shared || !admin) return;
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    const url = new URL(shared);
-    url.pathname = `/${name}`;
-    const handle = createPostgresDb(url.toString(), 2);
-    await migrateToLatest(handle.db);
-    await handle.close();
-    process.env.TEST_DATABASE_URL = url.toString();
-  });
+  // Created once, by the first of this hook and the file's own before() that awaits it: node:test
+  // does not promise that one top-level before() has finished when the next one starts.
+  let creating: Promise<void> | null = null;
+  const create = () =>
+    (creating ??= (async () => {
+      if (!shared || !admin) return;
+      const client = new pg.Client({ connectionString: admin.toString() });
+      await client.connect();
+      await client.query(`CREATE DATABASE ${name}`);
+      await client.end();
+      const url = new URL(shared);
+      url.pathname = `/${name}`;
+      const handle = createPostgresDb(url.toString(), 2);
+      await migrateToLatest(handle.db);
+      await handle.close();
+      process.env.TEST_DATABASE_URL = url.toString();
+    })());
+  before(create);
+  privateDatabase = create;
   after(async () => {
     for (const fn of cleanups.splice(0).reverse()) await fn();
     if (!shared || !admin) return;
@@ -64,6 +73,7 @@ export function usePrivatePostgres(): void {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.end();
   });
+  return create;
 }
 
 /**
@@ -74,6 +84,7 @@ export function usePrivatePostgres(): void {
 export function useFileApp(options: TestAppOptions & { deliveryWorker?: boolean } = {}): () => TestApp {
   let app: TestApp | null = null;
   before(async () => {
+    await privateDatabase?.();
     const built = await buildTestApp(null, options);
     app = built;
     built.deps.worker.start();

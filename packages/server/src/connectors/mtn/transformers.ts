@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { parseAmount } from '../../shared/money.ts';
 import { type CallbackHint, type FailureCode, type NormalisedState, normaliseState, type StatusOutcome } from '../connector.ts';
 
 /**
@@ -58,11 +59,21 @@ function transactionIdOf(body: MtnStatusBody): string | null {
   return (typeof id === 'string' && id !== '') || typeof id === 'number' ? String(id) : null;
 }
 
+/** The amount MTN reports, in minor units of its currency; null when absent or unreadable. */
+function amountOf(body: MtnStatusBody): bigint | null {
+  if (body.amount === undefined || typeof body.currency !== 'string') return null;
+  const parsed = parseAmount(String(body.amount), body.currency);
+  return parsed.ok ? parsed.value : null;
+}
+
 /** A status body → Purse's outcome; the provider reference is MTN's financialTransactionId, else our X-Reference-Id. */
 export function outcomeOfStatus(body: MtnStatusBody, referenceId: string): StatusOutcome {
   const providerReference = transactionIdOf(body) ?? referenceId;
   const state = normaliseState(MTN_STATES, body.status);
-  if (state === 'succeeded') return { status: 'succeeded', providerReference };
+  if (state === 'succeeded') {
+    const amount = amountOf(body);
+    return amount === null ? { status: 'succeeded', providerReference } : { status: 'succeeded', providerReference, amountMinor: amount };
+  }
   if (state === 'failed') return { status: 'failed', providerReference, failureCode: failureCodeOf(body.reason) };
   return { status: 'pending', providerReference, checkAfterMs: PENDING_CHECK_MS };
 }
