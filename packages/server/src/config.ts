@@ -251,6 +251,17 @@ const MTN_VARIABLES = [
   'PURSE_PUBLIC_URL',
 ] as const;
 
+/** A provider's base URL or the public URL: absolute http(s), else start is refused naming the variable. */
+function requireHttpUrl(name: string, text: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+}
+
 const MPESA_VARIABLES = [
   'PURSE_MPESA_BASE_URL',
   'PURSE_MPESA_CONSUMER_KEY',
@@ -270,15 +281,7 @@ function mpesa(env: Env): MpesaConfig | null {
   const missing = MPESA_VARIABLES.filter((name) => !given.includes(name));
   if (missing.length > 0) throw new ConfigError(`M-Pesa Daraja is partly configured: missing ${missing.join(', ')}`);
   const value = (name: (typeof MPESA_VARIABLES)[number]) => present(env[name], name);
-  for (const name of ['PURSE_MPESA_BASE_URL', 'PURSE_PUBLIC_URL'] as const) {
-    let url: URL;
-    try {
-      url = new URL(value(name));
-    } catch {
-      throw new ConfigError(`${name} must be an http(s) URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
-  }
+  for (const name of ['PURSE_MPESA_BASE_URL', 'PURSE_PUBLIC_URL'] as const) requireHttpUrl(name, value(name));
   for (const name of ['PURSE_MPESA_SHORTCODE', 'PURSE_MPESA_B2C_SHORTCODE'] as const) {
     if (!/^\d{5,7}$/.test(value(name))) throw new ConfigError(`${name} must be a shortcode of 5 to 7 digits`);
   }
@@ -303,15 +306,7 @@ function mtn(env: Env): MtnConfig | null {
   const missing = MTN_VARIABLES.filter((name) => !given.includes(name));
   if (missing.length > 0) throw new ConfigError(`MTN MoMo is partly configured: missing ${missing.join(', ')}`);
   const value = (name: (typeof MTN_VARIABLES)[number]) => present(env[name], name);
-  for (const name of ['PURSE_MTN_BASE_URL', 'PURSE_PUBLIC_URL'] as const) {
-    let url: URL;
-    try {
-      url = new URL(value(name));
-    } catch {
-      throw new ConfigError(`${name} must be an http(s) URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
-  }
+  for (const name of ['PURSE_MTN_BASE_URL', 'PURSE_PUBLIC_URL'] as const) requireHttpUrl(name, value(name));
   return Object.freeze({
     baseUrl: value('PURSE_MTN_BASE_URL').replace(/\/+$/, ''),
     targetEnvironment: value('PURSE_MTN_TARGET_ENVIRONMENT'),
