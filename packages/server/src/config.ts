@@ -69,6 +69,12 @@ export interface Config {
    * read-modify-write, which loses updates under concurrency. Never set it anywhere else.
    */
   readonly negativeControlRmwDebit: boolean;
+  /**
+   * Negative control for the fault suite's duplicate count ONLY: claims a charge with a bare
+   * `ON CONFLICT DO NOTHING`, for a database whose reference index the control has dropped, so a
+   * taken reference makes a second object. Never set it anywhere else.
+   */
+  readonly negativeControlNoReferenceIndex: boolean;
   /** Country calling code → mobile-money network, for numbers whose provider is not named. */
   readonly mobileMoneyRoutes: readonly (readonly [string, string])[];
   /** PURSE_PUBLIC_URL without a trailing slash: where clients and providers reach this service; null when unset. */
@@ -404,6 +410,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     workerIntervalMs: int(env, 'PURSE_WORKER_INTERVAL_MS', 500, 5, 60_000),
     bootstrapMerchant: bool(env, 'PURSE_BOOTSTRAP_MERCHANT', true),
     negativeControlRmwDebit: bool(env, 'PURSE_NEGATIVE_CONTROL_RMW_DEBIT', false),
+    negativeControlNoReferenceIndex: bool(env, 'PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX', false),
     mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
     mtn: mtn(env),
     mpesa: mpesa(env),

@@ -65,10 +65,14 @@ export function createChargeService(deps: {
       next_check_at: lease,
     };
     const failureCode = immediateFailure(provider, prepared);
+    const target = config.negativeControlNoReferenceIndex ? 'none (negative control)' : 'reference';
     if (!failureCode) {
-      return store.claimCharge(db, pending, [
-        { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
-      ]);
+      return store.claimCharge(
+        db,
+        pending,
+        [{ id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) }],
+        target,
+      );
     }
     const failedRow: ChargeRow = {
       ...pending,
@@ -79,10 +83,15 @@ export function createChargeService(deps: {
       lease_until: null,
       next_check_at: null,
     };
-    return store.claimCharge(db, failedRow, [
-      { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
-      { id: newId('event'), type: eventType(prepared.kind, 'failed'), payload: eventPayload(chargeView(failedRow)) },
-    ]);
+    return store.claimCharge(
+      db,
+      failedRow,
+      [
+        { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
+        { id: newId('event'), type: eventType(prepared.kind, 'failed'), payload: eventPayload(chargeView(failedRow)) },
+      ],
+      target,
+    );
   }
 
   /**

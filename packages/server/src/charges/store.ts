@@ -96,11 +96,17 @@ export function chargeValues(row: ChargeRow): ChargeValues {
  * reference is taken: ON CONFLICT DO NOTHING lets the unique index decide, and then no event
  * is written either.
  */
-export async function claimCharge(db: Db, row: ChargeRow, events: NewEvent[]): Promise<ChargeRow | undefined> {
+export async function claimCharge(
+  db: Db,
+  row: ChargeRow,
+  events: NewEvent[],
+  conflictTarget: 'reference' | 'none (negative control)' = 'reference',
+): Promise<ChargeRow | undefined> {
+  const target = conflictTarget === 'reference' ? sql`(merchant_id, kind, reference)` : sql``;
   const result = await sql<ChargeRow>`
     WITH ins AS (
       ${insertCharge(chargeValues(row))}
-      ON CONFLICT (merchant_id, kind, reference) DO NOTHING
+      ON CONFLICT ${target} DO NOTHING
       RETURNING *
     ), evs AS (${insertEvents(sql`ins`, { merchantId: sql`ins.merchant_id`, objectId: sql`ins.id`, livemode: sql`ins.livemode`, at: sql`ins.created_at` }, events)}
     ), deliveries AS (${deliveriesFor(sql`evs ev`, row.merchant_id, row.callback_url, row.created_at)})

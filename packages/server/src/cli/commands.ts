@@ -190,6 +190,9 @@ async function reconcile({ config, values, write }: CommandInput): Promise<void>
       const at = [m.provider.status, m.provider.amount, m.provider.error].filter(Boolean).join(' ');
       write(`  MISMATCH  ${m.kind}: ${m.object} ${m.id} here ${m.here.status} ${m.here.amount} ${m.here.currency}; provider ${at}\n`);
     }
+    for (const u of report.unverifiable) {
+      write(`  UNVERIFIABLE ${u.object} ${u.id}: ${u.status} here; sent, but no reference the provider can be asked by\n`);
+    }
     write(report.mismatches.length === 0 ? 'No mismatch.\n' : `${report.mismatches.length} mismatches.\n`);
   });
 }

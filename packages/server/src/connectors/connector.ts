@@ -46,7 +46,17 @@ export type ProviderOutcome =
    * Accepted, not settled yet: ask again after `checkAfterMs` (or wait for a callback). The
    * reference is null only when the provider's is not known yet (an M-Pesa push whose answer was lost).
    */
-  | { status: 'pending'; providerReference: string | null; checkAfterMs: number };
+  | {
+      status: 'pending';
+      providerReference: string | null;
+      checkAfterMs: number;
+      /**
+       * false: the provider could not be asked (it has no status call for this, or Purse has no
+       * reference to ask by), so "pending" says only that nothing is known: reconciliation
+       * compares nothing against it.
+       */
+      known?: false;
+    };
 
 /** The provider has no record of this idempotency key: it was never reached. */
 export type StatusOutcome = ProviderOutcome | { status: 'not_found' };

@@ -38,6 +38,11 @@ export interface ReconcileReport {
   /** Pending here, final at the provider: applied now, as the worker would (not a mismatch). */
   applied: { object: string; id: string; status: string }[];
   mismatches: Mismatch[];
+  /**
+   * Final here, sent, but with no reference the provider can be asked by (an M-Pesa push whose
+   * answer was lost and whose callback never came): neither agreement nor a mismatch can be shown.
+   */
+  unverifiable: { object: string; id: string; status: string }[];
 }
 
 /** At most this many objects of each table per run; a larger window is reconciled in parts (--since). */
@@ -50,6 +55,8 @@ interface Subject {
   amount: bigint;
   currency: string;
   sent: boolean;
+  /** The provider's reference is known here. */
+  referenced: boolean;
   ask(): Promise<StatusOutcome>;
   apply(outcome: Extract<StatusOutcome, { status: 'succeeded' | 'failed' }>): Promise<unknown>;
 }
@@ -81,6 +88,7 @@ export function createReconciliation(deps: {
           amount: BigInt(c.amount),
           currency: c.currency,
           sent: c.provider_state === 'initiated' || c.provider_reference !== null,
+          referenced: c.provider_reference !== null,
           ask: () => settlement.providerStatus(c),
           apply: (outcome) => settlement.applyOutcome(c, outcome),
         }),
@@ -93,6 +101,7 @@ export function createReconciliation(deps: {
           amount: BigInt(o.amount),
           currency: o.currency,
           sent: o.provider_state === 'initiated' || o.provider_reference !== null,
+          referenced: o.provider_reference !== null,
           ask: () => outflowSettlement.providerStatus(o),
           apply: (outcome) => outflowSettlement.applyOutcome(o, outcome),
         }),
@@ -103,7 +112,14 @@ export function createReconciliation(deps: {
   return {
     async run(provider: string, since: Date): Promise<ReconcileReport> {
       if (!registry.get(provider)) throw new Error(`no connector named ${provider} is configured`);
-      const report: ReconcileReport = { provider, since: since.toISOString(), checked: 0, applied: [], mismatches: [] };
+      const report: ReconcileReport = {
+        provider,
+        since: since.toISOString(),
+        checked: 0,
+        applied: [],
+        mismatches: [],
+        unverifiable: [],
+      };
       for (const s of await subjects(provider, since)) {
         report.checked++;
         const here = { status: s.status, amount: formatAmount(s.amount, s.currency), currency: s.currency };
@@ -122,6 +138,12 @@ export function createReconciliation(deps: {
           continue;
         }
         const at = { status: status.status, provider_reference: status.providerReference };
+        if (status.status === 'pending' && status.known === false) {
+          // The provider could not be asked (no status call, or no reference to ask by): nothing
+          // to compare. Final here with no reference ever received: listed as unverifiable.
+          if (s.status !== 'pending' && s.sent && !s.referenced) report.unverifiable.push({ object: s.object, id: s.id, status: s.status });
+          continue;
+        }
         if (status.status === 'pending') {
           if (s.status !== 'pending') mismatch('pending_at_provider_final_here', at);
           continue;

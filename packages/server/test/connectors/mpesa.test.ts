@@ -168,6 +168,19 @@ describe('M-Pesa Daraja over real HTTP to the fake', () => {
       const view = await status(`/v1/payments/${payment.id}`);
       assert.deepEqual([view.status, view.failure?.code], ['failed', 'expired']);
       assert.equal(pushesOf(payment.id), 1);
+      // Reconcile cannot ask Daraja about it (no CheckoutRequestID ever came): it says so, and
+      // calls it neither agreement nor a mismatch. A push refused at once is not listed at all.
+      const refused = await pay('000', '100.50');
+      assert.equal(refused.status, 'failed');
+      const report = await app.deps.services.reconciliation.run('mpesa', new Date(Date.now() - 60_000));
+      assert.deepEqual(
+        report.unverifiable.filter((u) => u.id === payment.id || u.id === refused.id),
+        [{ object: 'payment', id: payment.id, status: 'failed' }],
+      );
+      assert.deepEqual(
+        report.mismatches.filter((m) => m.id === payment.id || m.id === refused.id),
+        [],
+      );
     } finally {
       fake.faults.callbacks = 'once';
     }
@@ -271,7 +284,7 @@ describe('M-Pesa Daraja over real HTTP to the fake', () => {
     await assertLedgerHealthy(app);
   });
 
-  test('a B2C answer lost after Daraja paid: never sent again; the Result settles it; an unregistered payee fails', async () => {
+  test('a B2C answer lost after Daraja paid: sent again with the same OriginatorConversationID, refused as a duplicate, paid once; the Result settles it; an unregistered payee fails', async () => {
     const payment = await pay(MPESA_SUFFIXES.success, '1000.00');
     await waitFor(async () => (await status(`/v1/payments/${payment.id}`)).status === 'succeeded', 5_000);
     fake.faults.loseAnswers = 1;
@@ -286,7 +299,9 @@ describe('M-Pesa Daraja over real HTTP to the fake', () => {
     const row = await app.deps.db.db.selectFrom('outflows').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     await app.deps.outflowSettlement.resume(row);
     await waitFor(async () => (await status(`/v1/payouts/${id}`)).status === 'succeeded', 5_000);
-    assert.equal(fake.b2cRequestsFor(originatorIdOf(originatorKey, id)), 1, 'paid once');
+    const originator = originatorIdOf(originatorKey, id);
+    assert.equal(fake.b2cRequestsFor(originator), 2, 'asked again after the lost answer');
+    assert.equal(fake.b2cPaid.filter((b) => b.originatorConversationId === originator).length, 1, 'paid once');
 
     const unregistered = await post(app, merchant, '/v1/payouts', {
       reference: uniqueRef('mpesa-po'),

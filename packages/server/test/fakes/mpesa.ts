@@ -69,6 +69,8 @@ export interface FakeMpesa {
     contradictingCallbacks: boolean;
     /** Every API request waits this long before answering. */
     slowMs: number;
+    /** A push or B2C request is acted on at once, its answer held this long (a Purse that dies meanwhile never hears it). */
+    holdAnswersMs: number;
   };
   callbacksSent: { url: string; status: number | string }[];
   close(): Promise<void>;
@@ -121,7 +123,7 @@ export async function startFakeMpesa(options: { settleDelayMs?: number; tokenExp
     b2cRequestsFor: (id) => b2cCounts.get(id) ?? 0,
     b2cPaid: [],
     pushes: [],
-    faults: { loseAnswers: 0, errors500: 0, callbacks: 'once', contradictingCallbacks: false, slowMs: 0 },
+    faults: { loseAnswers: 0, errors500: 0, callbacks: 'once', contradictingCallbacks: false, slowMs: 0, holdAnswersMs: 0 },
     callbacksSent: [],
     close: async () => {},
   };
@@ -226,6 +228,8 @@ export async function startFakeMpesa(options: { settleDelayMs?: number; tokenExp
   const password = (timestamp: string) => Buffer.from(`${fake.shortcode}${fake.passkey}${timestamp}`).toString('base64');
   const receipt = () => `S${randomBytes(5).toString('hex').toUpperCase().slice(0, 9)}`;
 
+  const hold = () => new Promise((resolve) => setTimeout(resolve, fake.faults.holdAnswersMs));
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const raw = await readBody(req);
@@ -302,6 +306,7 @@ export async function startFakeMpesa(options: { settleDelayMs?: number; tokenExp
       pushes.set(p.checkoutRequestId, p);
       fake.pushes.push(p);
       stkCallback(p);
+      await hold();
       if (fake.faults.loseAnswers > 0) {
         fake.faults.loseAnswers--;
         req.socket.destroy();
@@ -343,6 +348,7 @@ export async function startFakeMpesa(options: { settleDelayMs?: number; tokenExp
     b2cs.set(originator, b);
     fake.b2cPaid.push(b);
     b2cResult(b);
+    await hold();
     if (fake.faults.loseAnswers > 0) {
       fake.faults.loseAnswers--;
       req.socket.destroy();

@@ -57,7 +57,13 @@ export interface FakeMtn {
     errors500: number;
     /** 'once' (MTN), 'never' or 'twice'. */
     callbacks: 'once' | 'never' | 'twice';
+    /** The callback claims the opposite of what the status call says (SUCCESSFUL ↔ FAILED). */
+    contradictingCallbacks: boolean;
+    /** A create is acted on at once, its answer held this long (a Purse that dies meanwhile never hears it). */
+    holdAnswersMs: number;
   };
+  /** The X-Callback-Url given with the transaction of a Purse id: a forger who learnt it. */
+  callbackUrlOf(externalId: string): string | null;
   /** Callbacks sent: the URL and the status Purse answered (or the error). */
   callbacksSent: { url: string; status: number | string }[];
   close(): Promise<void>;
@@ -124,7 +130,14 @@ export async function startFakeMtn(options: { settleDelayMs?: number; tokenExpir
     tokensIssued: 0,
     expireTokens: () => tokens.clear(),
     byExternalId: (externalId: string) => [...transactions.values()].find((t) => t.body.externalId === externalId),
-    faults: { loseAnswers: 0, errors500: 0, callbacks: 'once' as FakeMtn['faults']['callbacks'] },
+    faults: {
+      loseAnswers: 0,
+      errors500: 0,
+      callbacks: 'once' as FakeMtn['faults']['callbacks'],
+      contradictingCallbacks: false,
+      holdAnswersMs: 0,
+    },
+    callbackUrlOf: (externalId: string) => [...transactions.values()].find((t) => t.body.externalId === externalId)?.callbackUrl ?? null,
     callbacksSent: [] as FakeMtn['callbacksSent'],
     close: async () => {},
   } satisfies FakeMtn;
@@ -151,7 +164,14 @@ export async function startFakeMtn(options: { settleDelayMs?: number; tokenExpir
 
   async function callBack(t: Transaction): Promise<void> {
     if (!t.callbackUrl) return;
-    const body = JSON.stringify(statusBody(t));
+    const truth = statusBody(t);
+    const body = JSON.stringify(
+      fake.faults.contradictingCallbacks
+        ? truth.status === 'SUCCESSFUL'
+          ? { ...truth, status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }
+          : { ...truth, status: 'SUCCESSFUL', reason: undefined }
+        : truth,
+    );
     try {
       const res = await fetch(t.callbackUrl, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
       await res.body?.cancel();
@@ -240,6 +260,7 @@ export async function startFakeMtn(options: { settleDelayMs?: number; tokenExpir
     };
     transactions.set(`${product}:${referenceId}`, t);
     scheduleCallbacks(t);
+    if (fake.faults.holdAnswersMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.faults.holdAnswersMs));
     if (fake.faults.loseAnswers > 0) {
       fake.faults.loseAnswers--;
       req.socket.destroy();

@@ -334,7 +334,7 @@ function crashOutflows(kind: OutflowKind): Scenario {
         const pendingAfterLoad = await pendingOutflows(db, fixture.merchantId);
 
         const settled = await waitOutflowsFinal(db, fixture.merchantId, SETTLE_TIMEOUT_MS);
-        const events = await waitEventsDelivered(db, fixture.merchantId, fixture.receiver, DELIVERY_TIMEOUT_MS);
+        const events = await waitEventsDelivered(db, fixture.merchantId, fixture.receiver, DELIVERY_TIMEOUT_MS, stats.acks);
         const acknowledged = await checkAcknowledgedOutflows(db, stats.acks);
         const idsByRef = new Map<string, Set<string>>();
         for (const a of stats.acks) idsByRef.set(a.op.ref, (idsByRef.get(a.op.ref) ?? new Set()).add(a.id));

@@ -3,7 +3,14 @@
 // A fresh database on the machine's PostgreSQL; the server restarts on it, on the same port.
 // After the load: nothing acknowledged is lost, one object per reference, nothing left
 // pending, the ledger balanced, every event of the database delivered to the receiver.
+//
+// `crash-negative-control`: the same on a database whose unique index on (merchant, kind,
+// reference) is dropped, with the server claiming charges by a bare ON CONFLICT DO NOTHING
+// (PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX). A retry after a lost answer, and the replay of
+// every acknowledged request after recovery, then make second objects: the duplicates figure,
+// computed from the clients' own records, must see them (proof that it can be non-zero).
 
+import { sql } from 'kysely';
 import { freePort, type SpawnedServer, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
 import {
   ADMIN_DATABASE_URL,
@@ -20,114 +27,149 @@ import {
 import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
-const PROFILES = {
-  // kills, clients, pause between a server being ready and its kill (ms, min–max)
+interface Plan {
+  kills: number;
+  clients: number;
+  /** The pause between a server being ready and its kill (ms, min–max). */
+  pauseMs: readonly [number, number];
+}
+
+const PROFILES: Record<Profile, Plan> = {
   short: { kills: 4, clients: 16, pauseMs: [3_000, 6_000] },
   full: { kills: 12, clients: 24, pauseMs: [3_000, 8_000] },
-} as const;
+};
+/** The control needs a few lost answers and the replay, not a long run. */
+const CONTROL_PROFILES: Record<Profile, Plan> = {
+  short: { kills: 2, clients: 16, pauseMs: [2_000, 4_000] },
+  full: { kills: 4, clients: 16, pauseMs: [2_000, 4_000] },
+};
 
 /** The card a retry could not resume is failed processing_error after 120 s; everything else settles sooner. */
 const SETTLE_TIMEOUT_MS = 150_000;
 const DELIVERY_TIMEOUT_MS = 60_000;
 
-export const crash: Scenario = {
-  name: 'crash',
-  async run(profile: Profile): Promise<ScenarioResult> {
-    const p = PROFILES[profile];
-    const figures: Figures = emptyFigures();
-    const problems: string[] = [];
-    const details: Record<string, unknown> = {};
-    const cleanups = new Cleanups();
-    const dbName = `purse_faults_${Date.now().toString(36)}_${process.pid}`;
-    const errorLines: string[] = [];
-    try {
-      const databaseUrl = await createDatabase(ADMIN_DATABASE_URL, dbName);
-      cleanups.after(() => dropDatabase(ADMIN_DATABASE_URL, dbName));
-      const db = openDb(databaseUrl);
-      cleanups.after(() => db.close());
-      const port = await freePort();
-      const spawn = () => spawnServer(cleanups, durabilityEnv(databaseUrl, port));
-      let server: SpawnedServer = spawn();
-      await waitReady(server, 60_000);
-      const base = server.base;
-      const fixture = await setUpFixture(cleanups, base, databaseUrl, 8);
-
-      const stats = new LoadStats();
-      let stopping = false;
-      let aborted = false;
-      const loadStarted = Date.now();
-      const load = runLoad({
-        base,
-        auth: fixture.auth,
-        wallets: fixture.wallets,
-        clients: p.clients,
-        runId: `crash-${Date.now().toString(36)}`,
-        stop: () => stopping,
-        abort: () => aborted,
-        hardDeadline: Date.now() + 600_000,
-        stats,
-      });
-
-      const restartMs: number[] = [];
+function crashScenario(name: string, negativeControl: boolean): Scenario {
+  return {
+    name,
+    async run(profile: Profile): Promise<ScenarioResult> {
+      const p = (negativeControl ? CONTROL_PROFILES : PROFILES)[profile];
+      const figures: Figures = emptyFigures();
+      const problems: string[] = [];
+      const details: Record<string, unknown> = {};
+      const cleanups = new Cleanups();
+      const dbName = `purse_faults_${Date.now().toString(36)}_${process.pid}`;
+      const errorLines: string[] = [];
       try {
-        for (let k = 0; k < p.kills; k++) {
-          await sleep(p.pauseMs[0] + Math.random() * (p.pauseMs[1] - p.pauseMs[0]));
-          if (!server.running()) throw new Error(`server ${server.pid} died on its own:\n${server.output().slice(-2000)}`);
-          process.kill(server.pid, 'SIGKILL');
-          await server.exited;
-          figures.kills++;
-          errorLines.push(...errorLogLines(server.output()));
-          const killedAt = Date.now();
-          await sleep(Math.random() * 500);
-          server = spawn();
-          await waitReady(server, 60_000);
-          restartMs.push(Date.now() - killedAt);
-        }
-        // A last stretch under load on the final server, so its recovery work overlaps new traffic.
-        await sleep(p.pauseMs[0]);
-      } catch (error) {
-        aborted = true;
-        throw error;
-      } finally {
-        stopping = true;
-        await load;
-      }
-      const loadSeconds = (Date.now() - loadStarted) / 1000;
+        const databaseUrl = await createDatabase(ADMIN_DATABASE_URL, dbName);
+        cleanups.after(() => dropDatabase(ADMIN_DATABASE_URL, dbName));
+        const db = openDb(databaseUrl);
+        cleanups.after(() => db.close());
+        const port = await freePort();
+        const env = {
+          ...durabilityEnv(databaseUrl, port),
+          ...(negativeControl ? { PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX: 'true' } : {}),
+        };
+        const spawn = () => spawnServer(cleanups, env);
+        let server: SpawnedServer = spawn();
+        await waitReady(server, 60_000);
+        // The first server has run the migrations; the control takes the index away behind it.
+        if (negativeControl) await sql`DROP INDEX charges_merchant_kind_reference`.execute(db.db);
+        const base = server.base;
+        const fixture = await setUpFixture(cleanups, base, databaseUrl, 8);
 
-      const v = await verifyAfterRecovery({
-        db,
-        base,
-        fixture,
-        stats,
-        settleTimeoutMs: SETTLE_TIMEOUT_MS,
-        deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
-      });
-      if (!server.running()) problems.push(`the last server exited:\n${server.output().slice(-2000)}`);
-      errorLines.push(...errorLogLines(server.output()));
-      figures.requests = stats.requests;
-      figures.acknowledged = stats.acks.length;
-      figures.lost = v.lost;
-      figures.duplicates = v.duplicates;
-      figures.unresolved = v.unresolved;
-      figures.ledgerImbalance = v.ledgerImbalance;
-      figures.eventsMissing = v.eventsMissing;
-      figures.unexpected5xx = stats.unexpected5xx;
-      problems.push(...v.problems);
-      Object.assign(details, {
-        loadSeconds: Math.round(loadSeconds * 10) / 10,
-        clients: p.clients,
-        restartSecondsMax: Math.round(Math.max(...restartMs) / 100) / 10,
-        answers503: stats.answers503,
-        serverErrorLogLines: errorLines.length,
-        ...(errorLines.length > 0 ? { serverErrorLogs: tallyLines(errorLines) } : {}),
-        ...v.details,
-      });
-    } catch (error) {
-      problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
-      details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
-    } finally {
-      problems.push(...(await cleanups.run()));
-    }
-    return { name: 'crash', figures, details, problems };
-  },
-};
+        const stats = new LoadStats();
+        let stopping = false;
+        let aborted = false;
+        const loadStarted = Date.now();
+        const load = runLoad({
+          base,
+          auth: fixture.auth,
+          wallets: fixture.wallets,
+          clients: p.clients,
+          runId: `crash-${Date.now().toString(36)}`,
+          stop: () => stopping,
+          abort: () => aborted,
+          hardDeadline: Date.now() + 600_000,
+          stats,
+        });
+
+        const restartMs: number[] = [];
+        try {
+          for (let k = 0; k < p.kills; k++) {
+            await sleep(p.pauseMs[0] + Math.random() * (p.pauseMs[1] - p.pauseMs[0]));
+            if (!server.running()) throw new Error(`server ${server.pid} died on its own:\n${server.output().slice(-2000)}`);
+            process.kill(server.pid, 'SIGKILL');
+            await server.exited;
+            figures.kills++;
+            errorLines.push(...errorLogLines(server.output()));
+            const killedAt = Date.now();
+            await sleep(Math.random() * 500);
+            server = spawn();
+            await waitReady(server, 60_000);
+            restartMs.push(Date.now() - killedAt);
+          }
+          // A last stretch under load on the final server, so its recovery work overlaps new traffic.
+          await sleep(p.pauseMs[0]);
+        } catch (error) {
+          aborted = true;
+          throw error;
+        } finally {
+          stopping = true;
+          await load;
+        }
+        const loadSeconds = (Date.now() - loadStarted) / 1000;
+
+        const v = await verifyAfterRecovery({
+          db,
+          base,
+          fixture,
+          stats,
+          settleTimeoutMs: negativeControl ? 30_000 : SETTLE_TIMEOUT_MS,
+          deliveryTimeoutMs: negativeControl ? 20_000 : DELIVERY_TIMEOUT_MS,
+        });
+        if (!server.running()) problems.push(`the last server exited:\n${server.output().slice(-2000)}`);
+        errorLines.push(...errorLogLines(server.output()));
+        figures.requests = stats.requests;
+        figures.acknowledged = stats.acks.length;
+        figures.lost = v.lost;
+        figures.duplicates = v.duplicates;
+        figures.unresolved = v.unresolved;
+        figures.ledgerImbalance = v.ledgerImbalance;
+        figures.eventsMissing = v.eventsMissing;
+        figures.unexpected5xx = stats.unexpected5xx;
+        problems.push(...v.problems);
+        Object.assign(details, {
+          loadSeconds: Math.round(loadSeconds * 10) / 10,
+          clients: p.clients,
+          restartSecondsMax: Math.round(Math.max(...restartMs) / 100) / 10,
+          answers503: stats.answers503,
+          serverErrorLogLines: errorLines.length,
+          ...(errorLines.length > 0 ? { serverErrorLogs: tallyLines(errorLines) } : {}),
+          ...v.details,
+        });
+      } catch (error) {
+        problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
+        details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+      } finally {
+        problems.push(...(await cleanups.run()));
+      }
+      if (!negativeControl) return { name, figures, details, problems };
+      // The control is built to duplicate: what it must show is a non-zero count, and a run
+      // that broke before counting anything proves nothing.
+      const observed = `duplicates = ${figures.duplicates} (${JSON.stringify({
+        extraObjectsForAcknowledged: details.extraObjectsForAcknowledged,
+        replayOtherId: details.replayOtherId,
+      })})`;
+      return {
+        name,
+        figures,
+        details,
+        problems: problems.filter((x) => x.startsWith('scenario failed') || x.includes('no request was acknowledged')),
+        negativeControl: { expected: 'duplicates > 0', observed, failedAsExpected: figures.duplicates > 0 },
+      };
+    },
+  };
+}
+
+export const crash = crashScenario('crash', false);
+export const crashNegativeControl = crashScenario('crash-negative-control', true);

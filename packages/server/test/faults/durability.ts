@@ -397,16 +397,50 @@ async function undeliveredEvents(db: DbHandle, merchantId: string, receiver: Rec
   return { missing: rows.rows.map((r) => r.id).filter((id) => !delivered.has(id)), total: rows.rows.length };
 }
 
+/**
+ * From the clients' own records of what was acknowledged: an acknowledged object whose created
+ * event, or whose acknowledged final state's event, never reached the receiver with a 2xx. It
+ * does not depend on what the database holds: an object lost with its events counts here too.
+ */
+export function ackedWithoutEvents(receiver: Receiver, acks: Ack[]): string[] {
+  const seen = new Set<string>();
+  for (const r of receiver.received) {
+    if (!r.ok) continue;
+    try {
+      const event = JSON.parse(r.body) as { type?: unknown; data?: { object?: { id?: unknown } } };
+      const id = event.data?.object?.id;
+      if (typeof event.type === 'string' && typeof id === 'string') seen.add(`${id} ${event.type}`);
+    } catch {
+      // Not an event: badSignatures and the database check report what is wrong with it.
+    }
+  }
+  const missing: string[] = [];
+  for (const a of acks) {
+    const expected = [`${a.id} ${a.op.kind}.created`];
+    if (FINAL.has(a.objectStatus)) expected.push(`${a.id} ${a.op.kind}.${a.objectStatus}`);
+    for (const e of expected) if (!seen.has(e)) missing.push(e);
+  }
+  return missing;
+}
+
+/**
+ * Waits until every event of the database and every event the acknowledgements promise reached
+ * the receiver, or the timeout: `missing` is both lists, `fromAcks` the second alone.
+ */
 export async function waitEventsDelivered(
   db: DbHandle,
   merchantId: string,
   receiver: Receiver,
   timeoutMs: number,
-): Promise<{ missing: string[]; total: number; ms: number }> {
+  acks: Ack[] = [],
+): Promise<{ missing: string[]; fromAcks: number; total: number; ms: number }> {
   const started = Date.now();
   for (;;) {
     const state = await undeliveredEvents(db, merchantId, receiver);
-    if (state.missing.length === 0 || Date.now() - started > timeoutMs) return { ...state, ms: Date.now() - started };
+    const fromAcks = ackedWithoutEvents(receiver, acks);
+    const missing = [...state.missing, ...fromAcks];
+    if (missing.length === 0 || Date.now() - started > timeoutMs)
+      return { missing, fromAcks: fromAcks.length, total: state.total, ms: Date.now() - started };
     await sleep(500);
   }
 }
@@ -468,6 +502,24 @@ export async function duplicateReferences(db: DbHandle, merchantId: string): Pro
       SELECT 1 FROM charges WHERE merchant_id = ${merchantId} GROUP BY kind, reference HAVING count(*) > 1
     ) d`.execute(db.db);
   return Number(r.rows[0]!.n);
+}
+
+/**
+ * From the clients' own records: for each acknowledged (kind, reference), the objects the
+ * database holds beyond the one acknowledged (a retry after a lost answer that made a second).
+ */
+export async function extraObjectsForAcknowledged(db: DbHandle, merchantId: string, acks: Ack[]): Promise<number> {
+  const refs = [...new Set(acks.map((a) => a.op.ref))];
+  const acked = new Set(acks.map((a) => `${a.op.kind}:${a.op.ref}`));
+  let extra = 0;
+  for (let i = 0; i < refs.length; i += 1000) {
+    const r = await sql<{ kind: string; reference: string; n: string }>`
+      SELECT kind, reference, count(*)::text AS n FROM charges
+      WHERE merchant_id = ${merchantId} AND reference IN (${sql.join(refs.slice(i, i + 1000))})
+      GROUP BY kind, reference`.execute(db.db);
+    for (const row of r.rows) if (acked.has(`${row.kind}:${row.reference}`)) extra += Number(row.n) - 1;
+  }
+  return extra;
 }
 
 /**
@@ -594,8 +646,9 @@ export async function verifyAfterRecovery(o: {
     auth: o.fixture.auth,
     acks: o.stats.acks,
   });
-  const events = await waitEventsDelivered(o.db, o.fixture.merchantId, o.fixture.receiver, o.deliveryTimeoutMs);
+  const events = await waitEventsDelivered(o.db, o.fixture.merchantId, o.fixture.receiver, o.deliveryTimeoutMs, o.stats.acks);
   const acknowledged = await checkAcknowledged(o.db, o.stats.acks);
+  const extraObjects = await extraObjectsForAcknowledged(o.db, o.fixture.merchantId, o.stats.acks);
   const dbDuplicates = await duplicateReferences(o.db, o.fixture.merchantId);
   // Two different ids acknowledged for one reference (the clients stop at the first 2xx, so this is a safety net).
   const idsByRef = new Map<string, Set<string>>();
@@ -621,7 +674,9 @@ export async function verifyAfterRecovery(o: {
   const eventsDelivered = o.fixture.receiver.received.filter((r) => r.ok).length;
   return {
     lost: acknowledged.lost,
-    duplicates: dbDuplicates + ackDuplicates + replay.otherId + settled.cardRetryOtherId,
+    // All from the clients' records: objects beyond the acknowledged one, two ids acknowledged for
+    // one reference, a replay after recovery answered with another id, a card retry that did.
+    duplicates: extraObjects + ackDuplicates + replay.otherId + settled.cardRetryOtherId,
     unresolved: settled.pending,
     ledgerImbalance: ledger.count,
     eventsMissing: events.missing.length,
@@ -637,6 +692,9 @@ export async function verifyAfterRecovery(o: {
       lostSamples: acknowledged.samples,
       replayed: replay.replayed,
       replayOtherId: replay.otherId,
+      extraObjectsForAcknowledged: extraObjects,
+      dbDuplicateReferences: dbDuplicates,
+      eventsMissingFromAcks: events.fromAcks,
       settleSeconds: Math.round(settled.ms / 100) / 10,
       pendingCardRetries: settled.cardRetries,
       cardsNeverSentFailedProcessingError: Number(orphans.rows[0]!.n),

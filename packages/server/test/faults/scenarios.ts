@@ -1,8 +1,9 @@
-import { crash } from './crash.ts';
+import { crash, crashNegativeControl } from './crash.ts';
 import { crashPayout, crashRefund } from './crash-outflows.ts';
 import { dbOutage } from './db-outage.ts';
 import { dbOutageNegativeControl } from './db-outage-negative-control.ts';
 import type { Scenario } from './figures.ts';
+import { providerMpesa, providerMtn } from './provider-connectors.ts';
 import { providerFaults } from './provider-faults.ts';
 import { providerFaultsOutflows } from './provider-faults-outflows.ts';
 import { security } from './security.ts';
@@ -13,10 +14,13 @@ import { slowClients } from './slow-clients.ts';
 export const SCENARIOS: Scenario[] = [
   providerFaults,
   providerFaultsOutflows,
+  providerMtn,
+  providerMpesa,
   shutdown,
   slowClients,
   security,
   crash,
+  crashNegativeControl,
   crashPayout,
   crashRefund,
   dbOutage,

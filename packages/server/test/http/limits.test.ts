@@ -84,7 +84,9 @@ describe('token failures are counted per (client, address)', () => {
 
 describe('failed and unauthenticated /v1 requests per address (PURSE_ADDRESS_FAILURE_LIMIT)', () => {
   test('400 guessed tokens from 127.0.0.2: 429 after the limit, no 5xx, no database work once over; a valid token from 127.0.0.1 still works', async (t) => {
-    const app = await buildTestApp(t, { env: { PURSE_ADDRESS_FAILURE_LIMIT: '20' } });
+    // A clock that stands still: the 400 requests must all fall in one window, whatever the time.
+    const clock = manualClock(new Date('2026-01-01T00:00:10.000Z'));
+    const app = await buildTestApp(t, { clock, env: { PURSE_ADDRESS_FAILURE_LIMIT: '20' } });
     const base = await listening(app);
     const m = await createTestMerchant(app, 'bystander');
     // Counts the token lookups that reach the service (each may cost a database query).

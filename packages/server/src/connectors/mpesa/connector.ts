@@ -308,20 +308,28 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
         const conversation = typeof answer.json?.ConversationID === 'string' ? answer.json.ConversationID : originator;
         return { status: 'pending', providerReference: conversation, checkAfterMs: B2C_CHECK_MS };
       }
+      // A repeated OriginatorConversationID: Daraja already took this request (its answer was
+      // lost); the Result of that one comes to the same URL.
+      if (answer.status === 409) return { status: 'pending', providerReference: originator, checkAfterMs: B2C_CHECK_MS };
       return refusedOrUnknown('b2c', answer);
     },
 
     async getStatus(request, signal) {
       signal.throwIfAborted();
-      // B2C has no synchronous status call: its Result callback settles it. Never "not found",
-      // which would send the money again; an answer that never comes is for reconciliation.
       if (isIdOf('refund', request.idempotencyKey) || isIdOf('payout', request.idempotencyKey)) {
-        return { status: 'pending', providerReference: request.providerReference, checkAfterMs: B2C_CHECK_MS };
+        // B2C whose answer never came (lost, or a 5xx): "not found" sends it again, which is safe
+        // because the OriginatorConversationID is derived from the id and Daraja refuses a repeat
+        // of one it took (sendOut reads that 409 as accepted). Money is never paid twice.
+        if (request.providerReference === null) return { status: 'not_found' };
+        // B2C has no synchronous status call: its Result callback settles it.
+        return { status: 'pending', providerReference: request.providerReference, checkAfterMs: B2C_CHECK_MS, known: false };
       }
       // A push whose answer was lost has no CheckoutRequestID to ask about, and must never be
       // sent again (the customer would be prompted twice): it stays pending until its callback
       // names it or it expires.
-      if (request.providerReference === null) return { status: 'pending', providerReference: null, checkAfterMs: PENDING_CHECK_MS };
+      if (request.providerReference === null) {
+        return { status: 'pending', providerReference: null, checkAfterMs: PENDING_CHECK_MS, known: false };
+      }
       return stkQuery(request.providerReference, signal);
     },
   };
