@@ -13,24 +13,24 @@ import type { DbHandle } from '../../src/db/db.ts';
 import { freePort, type SpawnedServer, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
 import {
   type Ack,
-  ADMIN_DATABASE_URL,
   Cleanups,
   durabilityEnv,
   errorLogLines,
   type Fixture,
+  killRepeatedly,
   LoadStats,
   ledgerImbalance,
   type Operation,
-  openDb,
+  recordFailure,
   replayAcknowledged,
   runLoad,
+  scenarioDatabase,
   setUpFixture,
   tallyLines,
   waitEventsDelivered,
   waitSettled,
 } from './durability.ts';
 import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
-import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
 type OutflowKind = 'payout' | 'refund';
 
@@ -273,10 +273,7 @@ function crashOutflows(kind: OutflowKind): Scenario {
       const dbName = `purse_faults_${kind}_${Date.now().toString(36)}_${process.pid}`;
       const errorLines: string[] = [];
       try {
-        const databaseUrl = await createDatabase(ADMIN_DATABASE_URL, dbName);
-        cleanups.after(() => dropDatabase(ADMIN_DATABASE_URL, dbName));
-        const db = openDb(databaseUrl);
-        cleanups.after(() => db.close());
+        const { databaseUrl, db } = await scenarioDatabase(cleanups, dbName);
         const port = await freePort();
         const spawn = () => spawnServer(cleanups, durabilityEnv(databaseUrl, port));
         let server: SpawnedServer = spawn();
@@ -306,21 +303,18 @@ function crashOutflows(kind: OutflowKind): Scenario {
           operation: kind === 'payout' ? payoutOperations(runId) : refundOperations(runId, payments),
         });
 
-        const restartMs: number[] = [];
+        let restartMs: number[] = [];
         try {
-          for (let k = 0; k < p.kills; k++) {
-            await sleep(p.pauseMs[0] + Math.random() * (p.pauseMs[1] - p.pauseMs[0]));
-            if (!server.running()) throw new Error(`server ${server.pid} died on its own:\n${server.output().slice(-2000)}`);
-            process.kill(server.pid, 'SIGKILL');
-            await server.exited;
-            figures.kills++;
-            errorLines.push(...errorLogLines(server.output()));
-            const killedAt = Date.now();
-            await sleep(Math.random() * 500);
-            server = spawn();
-            await waitReady(server, 60_000);
-            restartMs.push(Date.now() - killedAt);
-          }
+          ({ server, restartMs } = await killRepeatedly({
+            server,
+            spawn,
+            kills: p.kills,
+            pauseMs: p.pauseMs,
+            onKilled: (dead) => {
+              figures.kills++;
+              errorLines.push(...errorLogLines(dead.output()));
+            },
+          }));
           // A last stretch under load on the final server, so its recovery work overlaps new traffic.
           await sleep(p.pauseMs[0]);
         } catch (error) {
@@ -416,8 +410,7 @@ function crashOutflows(kind: OutflowKind): Scenario {
           ...(errorLines.length > 0 ? { serverErrorLogs: tallyLines(errorLines) } : {}),
         });
       } catch (error) {
-        problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
-        details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+        recordFailure(problems, details, error);
       } finally {
         problems.push(...(await cleanups.run()));
       }

@@ -13,19 +13,20 @@
 import { sql } from 'kysely';
 import { freePort, type SpawnedServer, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
 import {
-  ADMIN_DATABASE_URL,
   Cleanups,
   durabilityEnv,
   errorLogLines,
+  killRepeatedly,
   LoadStats,
-  openDb,
+  recordFailure,
+  recoveryFigures,
   runLoad,
+  scenarioDatabase,
   setUpFixture,
   tallyLines,
   verifyAfterRecovery,
 } from './durability.ts';
 import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
-import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
 interface Plan {
   kills: number;
@@ -60,10 +61,7 @@ function crashScenario(name: string, negativeControl: boolean): Scenario {
       const dbName = `purse_faults_${Date.now().toString(36)}_${process.pid}`;
       const errorLines: string[] = [];
       try {
-        const databaseUrl = await createDatabase(ADMIN_DATABASE_URL, dbName);
-        cleanups.after(() => dropDatabase(ADMIN_DATABASE_URL, dbName));
-        const db = openDb(databaseUrl);
-        cleanups.after(() => db.close());
+        const { databaseUrl, db } = await scenarioDatabase(cleanups, dbName);
         const port = await freePort();
         const env = {
           ...durabilityEnv(databaseUrl, port),
@@ -93,21 +91,18 @@ function crashScenario(name: string, negativeControl: boolean): Scenario {
           stats,
         });
 
-        const restartMs: number[] = [];
+        let restartMs: number[] = [];
         try {
-          for (let k = 0; k < p.kills; k++) {
-            await sleep(p.pauseMs[0] + Math.random() * (p.pauseMs[1] - p.pauseMs[0]));
-            if (!server.running()) throw new Error(`server ${server.pid} died on its own:\n${server.output().slice(-2000)}`);
-            process.kill(server.pid, 'SIGKILL');
-            await server.exited;
-            figures.kills++;
-            errorLines.push(...errorLogLines(server.output()));
-            const killedAt = Date.now();
-            await sleep(Math.random() * 500);
-            server = spawn();
-            await waitReady(server, 60_000);
-            restartMs.push(Date.now() - killedAt);
-          }
+          ({ server, restartMs } = await killRepeatedly({
+            server,
+            spawn,
+            kills: p.kills,
+            pauseMs: p.pauseMs,
+            onKilled: (dead) => {
+              figures.kills++;
+              errorLines.push(...errorLogLines(dead.output()));
+            },
+          }));
           // A last stretch under load on the final server, so its recovery work overlaps new traffic.
           await sleep(p.pauseMs[0]);
         } catch (error) {
@@ -129,14 +124,7 @@ function crashScenario(name: string, negativeControl: boolean): Scenario {
         });
         if (!server.running()) problems.push(`the last server exited:\n${server.output().slice(-2000)}`);
         errorLines.push(...errorLogLines(server.output()));
-        figures.requests = stats.requests;
-        figures.acknowledged = stats.acks.length;
-        figures.lost = v.lost;
-        figures.duplicates = v.duplicates;
-        figures.unresolved = v.unresolved;
-        figures.ledgerImbalance = v.ledgerImbalance;
-        figures.eventsMissing = v.eventsMissing;
-        figures.unexpected5xx = stats.unexpected5xx;
+        recoveryFigures(figures, stats, v);
         problems.push(...v.problems);
         Object.assign(details, {
           loadSeconds: Math.round(loadSeconds * 10) / 10,
@@ -148,8 +136,7 @@ function crashScenario(name: string, negativeControl: boolean): Scenario {
           ...v.details,
         });
       } catch (error) {
-        problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
-        details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+        recordFailure(problems, details, error);
       } finally {
         problems.push(...(await cleanups.run()));
       }

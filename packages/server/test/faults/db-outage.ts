@@ -14,6 +14,8 @@ import {
   errorLogLines,
   LoadStats,
   openDb,
+  recordFailure,
+  recoveryFigures,
   runLoad,
   setUpFixture,
   tallyLines,
@@ -184,14 +186,7 @@ export function outageScenario(o: OutageOptions): Scenario {
           deliveryTimeoutMs: o.deliveryTimeoutMs,
         });
         const errorLines = errorLogLines(server.output());
-        figures.requests = stats.requests;
-        figures.acknowledged = stats.acks.length;
-        figures.lost = v.lost;
-        figures.duplicates = v.duplicates;
-        figures.unresolved = v.unresolved;
-        figures.ledgerImbalance = v.ledgerImbalance;
-        figures.eventsMissing = v.eventsMissing;
-        figures.unexpected5xx = stats.unexpected5xx;
+        recoveryFigures(figures, stats, v);
         const round = (ms: number) => Math.round(ms / 100) / 10;
         Object.assign(details, {
           outages: windows.length,
@@ -228,8 +223,7 @@ export function outageScenario(o: OutageOptions): Scenario {
           problems.push(...outageRules, ...v.problems);
         }
       } catch (error) {
-        problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
-        details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+        recordFailure(problems, details, error);
       } finally {
         problems.push(...(await cleanups.run()));
       }

@@ -19,6 +19,8 @@ import {
   waitReady,
 } from '../helpers/processes.ts';
 import { type Receiver, startReceiver } from '../webhooks/receiver.ts';
+import type { Figures } from './figures.ts';
+import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
 /** The fixed key of every process of a scenario (tokens and card fingerprints must agree across restarts). */
 export const FAULT_SECRET_KEY = 'purse-fault-suite-fixed-secret-key-0123456789';
@@ -708,4 +710,59 @@ export async function verifyAfterRecovery(o: {
       ...(o.stats.unexpected.length > 0 ? { unexpected: o.stats.unexpected } : {}),
     },
   };
+}
+
+/** A scenario that broke before its checks: one problem line, the stack in the details. */
+export function recordFailure(problems: string[], details: Record<string, unknown>, error: unknown): void {
+  problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
+  details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+}
+
+/** The figures every crash and outage scenario takes from the load and the checks after recovery. */
+export function recoveryFigures(figures: Figures, stats: LoadStats, v: Verification): void {
+  figures.requests = stats.requests;
+  figures.acknowledged = stats.acks.length;
+  figures.lost = v.lost;
+  figures.duplicates = v.duplicates;
+  figures.unresolved = v.unresolved;
+  figures.ledgerImbalance = v.ledgerImbalance;
+  figures.eventsMissing = v.eventsMissing;
+  figures.unexpected5xx = stats.unexpected5xx;
+}
+
+/** A fresh database on the machine's PostgreSQL for one scenario, dropped (and its pool closed) by the cleanups. */
+export async function scenarioDatabase(cleanups: Cleanups, name: string): Promise<{ databaseUrl: string; db: DbHandle }> {
+  const databaseUrl = await createDatabase(ADMIN_DATABASE_URL, name);
+  cleanups.after(() => dropDatabase(ADMIN_DATABASE_URL, name));
+  const db = openDb(databaseUrl);
+  cleanups.after(() => db.close());
+  return { databaseUrl, db };
+}
+
+/**
+ * kill -9 of the server `kills` times, each after a random pause in `pauseMs` (min–max), restarted
+ * on the same port by `spawn`; `onKilled` sees each dead server. Returns the last one.
+ */
+export async function killRepeatedly(o: {
+  server: SpawnedServer;
+  spawn: () => SpawnedServer;
+  kills: number;
+  pauseMs: readonly [number, number];
+  onKilled: (dead: SpawnedServer) => void;
+}): Promise<{ server: SpawnedServer; restartMs: number[] }> {
+  let server = o.server;
+  const restartMs: number[] = [];
+  for (let k = 0; k < o.kills; k++) {
+    await sleep(o.pauseMs[0] + Math.random() * (o.pauseMs[1] - o.pauseMs[0]));
+    if (!server.running()) throw new Error(`server ${server.pid} died on its own:\n${server.output().slice(-2000)}`);
+    process.kill(server.pid, 'SIGKILL');
+    await server.exited;
+    o.onKilled(server);
+    const killedAt = Date.now();
+    await sleep(Math.random() * 500);
+    server = o.spawn();
+    await waitReady(server, 60_000);
+    restartMs.push(Date.now() - killedAt);
+  }
+  return { server, restartMs };
 }

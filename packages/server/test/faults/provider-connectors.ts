@@ -21,9 +21,8 @@ import { systemClock } from '../../src/shared/clock.ts';
 import { fakeMpesaEnv, MPESA_SUFFIXES, startFakeMpesa } from '../fakes/mpesa.ts';
 import { fakeMtnEnv, MTN_SUFFIXES, startFakeMtn } from '../fakes/mtn.ts';
 import { freePort, parallel, type SpawnedServer, sleep, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
-import { ADMIN_DATABASE_URL, Cleanups, durabilityEnv, FAULT_SECRET_KEY, ledgerImbalance, openDb } from './durability.ts';
+import { Cleanups, durabilityEnv, FAULT_SECRET_KEY, ledgerImbalance, type openDb, recordFailure, scenarioDatabase } from './durability.ts';
 import { emptyFigures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
-import { createDatabase, dropDatabase } from './pg-cluster.ts';
 import { Http } from './provider-faults-support.ts';
 
 type Kind = 'payment' | 'payout' | 'refund';
@@ -221,10 +220,7 @@ function connectorScenario(name: string, start: () => Promise<Provider>): Scenar
         const provider = await start();
         cleanups.after(() => provider.close());
         const dbName = `purse_faults_${provider.name}_${Date.now().toString(36)}`;
-        const databaseUrl = await createDatabase(ADMIN_DATABASE_URL, dbName);
-        cleanups.after(() => dropDatabase(ADMIN_DATABASE_URL, dbName));
-        const db = openDb(databaseUrl);
-        cleanups.after(() => db.close());
+        const { databaseUrl, db } = await scenarioDatabase(cleanups, dbName);
         const port = await freePort();
         const env = {
           ...durabilityEnv(databaseUrl, port),
@@ -472,8 +468,7 @@ function connectorScenario(name: string, start: () => Promise<Provider>): Scenar
           mismatches: mismatches.length,
         });
       } catch (error) {
-        problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
-        details.error = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
+        recordFailure(problems, details, error);
       } finally {
         problems.push(...(await cleanups.run()));
       }

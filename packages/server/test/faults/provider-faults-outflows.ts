@@ -7,9 +7,11 @@
 // created and one succeeded event, one request in the provider's books, and exactly one send
 // (every send of a fault number fails again and logs "provider call failed" for the outflow, so a
 // second send would show as a second line). The ledger (funds, reserved, refund caps) is healthy.
+
 import { sql } from 'kysely';
 import { verifyLedger } from '../../src/ledger/verify.ts';
 import { parallel, sleep } from '../helpers/processes.ts';
+import { recordFailure } from './durability.ts';
 import { emptyFigures, type Figures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
 import { Cleanups, Http, mobilePayment, percentile, type Setup, setUp } from './provider-faults-support.ts';
 
@@ -231,7 +233,7 @@ export const providerFaultsOutflows: Scenario = {
         ledger: { transactions: report.transactions, entries: report.entries },
       });
     } catch (error) {
-      problems.push(`scenario failed: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' | ') : String(error)}`);
+      recordFailure(problems, details, error);
     } finally {
       problems.push(...(await cleanups.run()));
     }
