@@ -7,8 +7,8 @@
 // a number, unsigned, by POST; duplicate OriginatorConversationID refused), settles by the phone
 // number's suffix after a delay, and can be told to misbehave.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, send, serveFake } from './http.ts';
 
 /** The last three digits of the phone number decide (as the sandbox's test numbers). */
 export const MPESA_SUFFIXES = {
@@ -74,16 +74,6 @@ export interface FakeMpesa {
   };
   callbacksSent: { url: string; status: number | string }[];
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 const requestId = () => `${randomBytes(3).toString('hex')}-${Math.floor(Math.random() * 1e7)}-1`;
@@ -362,18 +352,9 @@ export async function startFakeMpesa(options: { settleDelayMs?: number; tokenExp
     });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, 500, { errorCode: '500.003.1001', errorMessage: 'Internal Server Error' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = async () => {
-    for (const timer of timers) clearTimeout(timer);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const served = await serveFake(handle, { errorCode: '500.003.1001', errorMessage: 'Internal Server Error' }, timers);
+  fake.url = served.url;
+  fake.close = served.close;
   return fake;
 }
 

@@ -4,8 +4,8 @@
 // on the API), answers as MTN does (202, 409 RESOURCE_ALREADY_EXIST, 404, 401, 400), settles by
 // the payer's number suffix after a delay, calls back with PUT, and can be told to misbehave.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, send, serveFake } from './http.ts';
 
 type Product = 'collection' | 'disbursement';
 
@@ -77,20 +77,6 @@ function credentials(prefix: string): FakeMtnCredentials {
     apiUser: crypto.randomUUID(),
     apiKey: randomBytes(16).toString('hex'),
   };
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function send(res: ServerResponse, status: number, body?: unknown): void {
-  if (body === undefined) {
-    res.writeHead(status).end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 /** The body MTN requires, by product: amount a string of a decimal, a known party, strings elsewhere. */
@@ -269,18 +255,9 @@ export async function startFakeMtn(options: { settleDelayMs?: number; tokenExpir
     return send(res, 202);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, 500, { code: 'INTERNAL_PROCESSING_ERROR' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = async () => {
-    for (const timer of timers) clearTimeout(timer);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const served = await serveFake(handle, { code: 'INTERNAL_PROCESSING_ERROR' }, timers);
+  fake.url = served.url;
+  fake.close = served.close;
   return fake;
 }
 

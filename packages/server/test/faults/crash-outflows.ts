@@ -17,7 +17,7 @@ import {
   durabilityEnv,
   errorLogLines,
   type Fixture,
-  killRepeatedly,
+  killsUnderLoad,
   LoadStats,
   ledgerImbalance,
   type Operation,
@@ -287,44 +287,27 @@ function crashOutflows(kind: OutflowKind): Scenario {
 
         const runId = `${name}-${Date.now().toString(36)}`;
         const stats = new LoadStats();
-        let stopping = false;
-        let aborted = false;
-        const loadStarted = Date.now();
-        const load = runLoad({
-          base,
-          auth: fixture.auth,
-          wallets: fixture.wallets,
-          clients: p.clients,
-          runId,
-          stop: () => stopping,
-          abort: () => aborted,
-          hardDeadline: Date.now() + 600_000,
-          stats,
-          operation: kind === 'payout' ? payoutOperations(runId) : refundOperations(runId, payments),
+        const killed = await killsUnderLoad({
+          server,
+          spawn,
+          plan: p,
+          figures,
+          errorLines,
+          startLoad: (control) =>
+            runLoad({
+              base,
+              auth: fixture.auth,
+              wallets: fixture.wallets,
+              clients: p.clients,
+              runId,
+              hardDeadline: Date.now() + 600_000,
+              stats,
+              operation: kind === 'payout' ? payoutOperations(runId) : refundOperations(runId, payments),
+              ...control,
+            }),
         });
-
-        let restartMs: number[] = [];
-        try {
-          ({ server, restartMs } = await killRepeatedly({
-            server,
-            spawn,
-            kills: p.kills,
-            pauseMs: p.pauseMs,
-            onKilled: (dead) => {
-              figures.kills++;
-              errorLines.push(...errorLogLines(dead.output()));
-            },
-          }));
-          // A last stretch under load on the final server, so its recovery work overlaps new traffic.
-          await sleep(p.pauseMs[0]);
-        } catch (error) {
-          aborted = true;
-          throw error;
-        } finally {
-          stopping = true;
-          await load;
-        }
-        const loadSeconds = (Date.now() - loadStarted) / 1000;
+        server = killed.server;
+        const { restartMs, loadSeconds } = killed;
         const pendingAfterLoad = await pendingOutflows(db, fixture.merchantId);
 
         const settled = await waitOutflowsFinal(db, fixture.merchantId, SETTLE_TIMEOUT_MS);

@@ -11,12 +11,12 @@
 // computed from the clients' own records, must see them (proof that it can be non-zero).
 
 import { sql } from 'kysely';
-import { freePort, type SpawnedServer, sleep, spawnServer, waitReady } from '../helpers/processes.ts';
+import { freePort, type SpawnedServer, spawnServer, waitReady } from '../helpers/processes.ts';
 import {
   Cleanups,
   durabilityEnv,
   errorLogLines,
-  killRepeatedly,
+  killsUnderLoad,
   LoadStats,
   recordFailure,
   recoveryFigures,
@@ -76,43 +76,26 @@ function crashScenario(name: string, negativeControl: boolean): Scenario {
         const fixture = await setUpFixture(cleanups, base, databaseUrl, 8);
 
         const stats = new LoadStats();
-        let stopping = false;
-        let aborted = false;
-        const loadStarted = Date.now();
-        const load = runLoad({
-          base,
-          auth: fixture.auth,
-          wallets: fixture.wallets,
-          clients: p.clients,
-          runId: `crash-${Date.now().toString(36)}`,
-          stop: () => stopping,
-          abort: () => aborted,
-          hardDeadline: Date.now() + 600_000,
-          stats,
+        const killed = await killsUnderLoad({
+          server,
+          spawn,
+          plan: p,
+          figures,
+          errorLines,
+          startLoad: (control) =>
+            runLoad({
+              base,
+              auth: fixture.auth,
+              wallets: fixture.wallets,
+              clients: p.clients,
+              runId: `crash-${Date.now().toString(36)}`,
+              hardDeadline: Date.now() + 600_000,
+              stats,
+              ...control,
+            }),
         });
-
-        let restartMs: number[] = [];
-        try {
-          ({ server, restartMs } = await killRepeatedly({
-            server,
-            spawn,
-            kills: p.kills,
-            pauseMs: p.pauseMs,
-            onKilled: (dead) => {
-              figures.kills++;
-              errorLines.push(...errorLogLines(dead.output()));
-            },
-          }));
-          // A last stretch under load on the final server, so its recovery work overlaps new traffic.
-          await sleep(p.pauseMs[0]);
-        } catch (error) {
-          aborted = true;
-          throw error;
-        } finally {
-          stopping = true;
-          await load;
-        }
-        const loadSeconds = (Date.now() - loadStarted) / 1000;
+        server = killed.server;
+        const { restartMs, loadSeconds } = killed;
 
         const v = await verifyAfterRecovery({
           db,

@@ -766,3 +766,44 @@ export async function killRepeatedly(o: {
   }
   return { server, restartMs };
 }
+
+/**
+ * Kills under load: the load `startLoad` begins, the server is killed `plan.kills` times
+ * (killRepeatedly, counting kills and the dead servers' error lines), then a last stretch of
+ * `plan.pauseMs[0]` on the final server so its recovery work overlaps new traffic; the load is then
+ * stopped (aborted when a kill went wrong) and awaited. Returns the last server.
+ */
+export async function killsUnderLoad(o: {
+  server: SpawnedServer;
+  spawn: () => SpawnedServer;
+  plan: { kills: number; pauseMs: readonly [number, number] };
+  figures: Figures;
+  errorLines: string[];
+  startLoad: (control: { stop: () => boolean; abort: () => boolean }) => Promise<void>;
+}): Promise<{ server: SpawnedServer; restartMs: number[]; loadSeconds: number }> {
+  let stopping = false;
+  let aborted = false;
+  const started = Date.now();
+  const load = o.startLoad({ stop: () => stopping, abort: () => aborted });
+  let killed: { server: SpawnedServer; restartMs: number[] };
+  try {
+    killed = await killRepeatedly({
+      server: o.server,
+      spawn: o.spawn,
+      kills: o.plan.kills,
+      pauseMs: o.plan.pauseMs,
+      onKilled: (dead) => {
+        o.figures.kills++;
+        o.errorLines.push(...errorLogLines(dead.output()));
+      },
+    });
+    await sleep(o.plan.pauseMs[0]);
+  } catch (error) {
+    aborted = true;
+    throw error;
+  } finally {
+    stopping = true;
+    await load;
+  }
+  return { ...killed, loadSeconds: (Date.now() - started) / 1000 };
+}

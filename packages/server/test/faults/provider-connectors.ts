@@ -56,17 +56,20 @@ interface Provider {
   close(): Promise<void>;
 }
 
-async function mtnProvider(): Promise<Provider> {
-  const fake = await startFakeMtn({ settleDelayMs: 300 });
-  const truthOf = (suffix: string) =>
-    suffix === MTN_SUFFIXES.success ? 'succeeded' : suffix === MTN_SUFFIXES.neverSettles ? 'pending' : 'failed';
+/** Both fakes take their faults the same way. */
+interface FaultableFake {
+  settleDelayMs: number;
+  faults: {
+    loseAnswers: number;
+    errors500: number;
+    callbacks: 'once' | 'never' | 'twice';
+    contradictingCallbacks: boolean;
+    holdAnswersMs: number;
+  };
+}
+
+function faultControls(fake: FaultableFake): Pick<Provider, 'setFault' | 'holdAnswers' | 'settleDelay'> {
   return {
-    name: 'mtn',
-    env: (publicUrl) => fakeMtnEnv(fake, publicUrl),
-    currency: 'EUR',
-    amounts: { payment: '20.00', payout: '3.00', refund: '2.00' },
-    phone: (suffix) => `+256771${String(Math.floor(Math.random() * 1e3)).padStart(3, '0')}${suffix}`,
-    suffixes: { success: MTN_SUFFIXES.success, failure: MTN_SUFFIXES.notEnoughFunds, never: MTN_SUFFIXES.neverSettles },
     setFault(fault, count) {
       fake.faults.loseAnswers = fault === 'lost answers' ? count : 0;
       fake.faults.errors500 = fault === '500s' ? count : 0;
@@ -79,6 +82,21 @@ async function mtnProvider(): Promise<Provider> {
     settleDelay: (ms) => {
       fake.settleDelayMs = ms;
     },
+  };
+}
+
+async function mtnProvider(): Promise<Provider> {
+  const fake = await startFakeMtn({ settleDelayMs: 300 });
+  const truthOf = (suffix: string) =>
+    suffix === MTN_SUFFIXES.success ? 'succeeded' : suffix === MTN_SUFFIXES.neverSettles ? 'pending' : 'failed';
+  return {
+    name: 'mtn',
+    env: (publicUrl) => fakeMtnEnv(fake, publicUrl),
+    currency: 'EUR',
+    amounts: { payment: '20.00', payout: '3.00', refund: '2.00' },
+    phone: (suffix) => `+256771${String(Math.floor(Math.random() * 1e3)).padStart(3, '0')}${suffix}`,
+    suffixes: { success: MTN_SUFFIXES.success, failure: MTN_SUFFIXES.notEnoughFunds, never: MTN_SUFFIXES.neverSettles },
+    ...faultControls(fake),
     // Distinct X-Reference-Ids: a repeat with the same one is answered 409 and prompts nobody.
     transactions: (_kind, id) => new Set(fake.creates.filter((c) => c.externalId === id).map((c) => c.referenceId)).size,
     truth(_kind, id) {
@@ -112,18 +130,7 @@ async function mpesaProvider(): Promise<Provider> {
     amounts: { payment: '200.00', payout: '20.00', refund: '10.00' },
     phone: (suffix) => `+254712${String(Math.floor(Math.random() * 1e3)).padStart(3, '0')}${suffix}`,
     suffixes: { success: MPESA_SUFFIXES.success, failure: MPESA_SUFFIXES.cancelled, never: MPESA_SUFFIXES.neverSettles },
-    setFault(fault, count) {
-      fake.faults.loseAnswers = fault === 'lost answers' ? count : 0;
-      fake.faults.errors500 = fault === '500s' ? count : 0;
-      fake.faults.callbacks = fault === 'no callback' ? 'never' : fault === 'callbacks twice' ? 'twice' : 'once';
-      fake.faults.contradictingCallbacks = fault === 'contradicting callbacks';
-    },
-    holdAnswers: (ms) => {
-      fake.faults.holdAnswersMs = ms;
-    },
-    settleDelay: (ms) => {
-      fake.settleDelayMs = ms;
-    },
+    ...faultControls(fake),
     transactions: (kind, id) => (kind === 'payment' ? pushesOf(id).length : b2cOf(id).length),
     truth(kind, id) {
       const made = kind === 'payment' ? pushesOf(id)[0] : b2cOf(id)[0];

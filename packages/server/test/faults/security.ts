@@ -1004,6 +1004,12 @@ async function sweepForgedTokens(ctx: Ctx, stage: Stage, tokens: Tokens, oA: Obj
   for (const route of routes.filter((r) => r.method === 'GET')) {
     const res = await get(ctx, stage.s1.base, tokens.tA, fill(route.path), 'A');
     if (res.status !== 200) ctx.problems.push(`positive control: A's token on GET ${route.path} → ${res.status}`);
+    if (route.path === '/v1/webhook_secret') {
+      // The one GET that returns a secret by design: the merchant's own default signing secret, to
+      // that merchant alone, never cached. Any other secret in it is still a leak.
+      ctx.http.recorded.at(-1)!.allowed.add(stage.A.webhookSecret);
+      if (res.headers.get('cache-control') !== 'no-store') ctx.problems.push('GET /v1/webhook_secret without Cache-Control: no-store');
+    }
   }
   const aCountsBefore = await countsOfA(stage);
   // Revocation and expiry need time: 5 s for the disable and the rotation, 2 s for the short token.
@@ -1081,8 +1087,9 @@ function topupCatalogue(): Row[] {
       request: (ref, c) => edit(c.valid(ref), 'wallet_id', c.fx.foreignWallet),
     },
     {
+      // A wallet is not a top-up source: refused on its type, before its other fields are read.
       name: 'a wallet source with its wallet object',
-      ...expect400.unknown('source.wallet'),
+      ...expect400.invalid('source.type'),
       request: (ref, c) => edit(c.valid(ref), 'source', { type: 'wallet', wallet: { wallet_id: c.fx.kesWallet } }),
     },
     {
