@@ -4,6 +4,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+
+// A database of its own on PostgreSQL: "nothing stored" counts rows, which other files add meanwhile.
+usePrivatePostgres();
 
 type Schema = {
   type?: string | string[];

@@ -10,8 +10,12 @@ import { listeningClient, reportFigures } from '../concurrency/support.ts';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
 import { assertLedgerHealthy } from '../helpers/factories.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
 
 const database = testDatabaseUrl() ? 'postgres' : 'pglite';
+
+// A database of its own on PostgreSQL: another file's worker must not settle this file's pending refunds.
+usePrivatePostgres();
 
 test('refund storm: 30 concurrent 1.00 card refunds of a 10.00 payment', async (t) => {
   const app = await buildTestApp(t);
