@@ -85,12 +85,21 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
           ? `HTTP ${result.statusCode}: redirects are not followed`
           : `HTTP ${result.statusCode}`));
     if (!ok && result.statusCode === 410 && delivery.endpoint_id) {
-      // 410 Gone: the merchant retired this endpoint; stop sending to it.
-      await db
+      // 410 Gone: the merchant retired this endpoint; stop sending to it. Unless the merchant
+      // changed the endpoint while this attempt was out (enabled it again after an earlier 410):
+      // a stale answer never overrides that; it is then an ordinary failed attempt, retried.
+      const disabled = await db
         .updateTable('webhook_endpoints')
         .set({ status: 'disabled', updated_at: at })
         .where('id', '=', delivery.endpoint_id)
-        .execute();
+        .where('updated_at', '<=', now)
+        .executeTakeFirst();
+      if (disabled.numUpdatedRows === 0n) {
+        // Not disabled by this answer: another 410 did it already (this delivery ends too), or
+        // the merchant changed the endpoint meanwhile and it is enabled (an ordinary failure).
+        const current = await db.selectFrom('webhook_endpoints').select('status').where('id', '=', delivery.endpoint_id).executeTakeFirst();
+        if (current?.status === 'enabled') return recordFailure(delivery, at, result, 'HTTP 410');
+      }
       await store.recordAttempt(
         db,
         delivery,
@@ -100,12 +109,31 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
       await store.failPendingDeliveries(db, delivery.endpoint_id, 'endpoint disabled after HTTP 410', at);
       return;
     }
-    const next = ok ? null : nextAttemptAt(at, delivery.attempts, config.webhookRetryScheduleS);
+    if (ok) {
+      await store.recordAttempt(
+        db,
+        delivery,
+        { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error: null },
+        { status: 'delivered', nextAttemptAt: null },
+      );
+      return;
+    }
+    await recordFailure(delivery, at, result, error);
+  }
+
+  /** A failed attempt: retried on the schedule, failed once it runs out. */
+  async function recordFailure(
+    delivery: store.DeliveryRow,
+    at: Date,
+    result: { statusCode: number | null; latencyMs: number },
+    error: string | null,
+  ): Promise<void> {
+    const next = nextAttemptAt(at, delivery.attempts, config.webhookRetryScheduleS);
     await store.recordAttempt(
       db,
       delivery,
       { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error },
-      { status: ok ? 'delivered' : next ? 'pending' : 'failed', nextAttemptAt: next },
+      { status: next ? 'pending' : 'failed', nextAttemptAt: next },
     );
   }
 

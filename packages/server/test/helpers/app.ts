@@ -71,7 +71,12 @@ export async function createTestMerchant(app: TestApp, name = 'Test merchant', l
 }
 
 /** A clock tests can move. */
-export function manualClock(start = new Date()): Clock & { advance(ms: number): void; set(date: Date): void } {
+// The default start is the current minute's first millisecond: limits count in windows aligned to
+// the epoch (a minute for token failures and per address, a second for the rate), so a test that
+// moves the clock by less than a window never crosses into the next one by the wall clock's luck.
+export function manualClock(
+  start = new Date(Math.floor(Date.now() / 60_000) * 60_000),
+): Clock & { advance(ms: number): void; set(date: Date): void } {
   let now = start.getTime();
   return {
     now: () => new Date(now),
