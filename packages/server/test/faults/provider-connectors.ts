@@ -19,7 +19,7 @@ import { deriveHashKey } from '../../src/deps.ts';
 import { createMerchantService } from '../../src/merchants/service.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { fakeMpesaEnv, MPESA_SUFFIXES, startFakeMpesa } from '../fakes/mpesa.ts';
-import { fakeMtnEnv, MTN_SUFFIXES, startFakeMtn } from '../fakes/mtn.ts';
+import { type FakeMtn, fakeMtnEnv, MTN_SUFFIXES, startFakeMtn } from '../fakes/mtn.ts';
 import { freePort, parallel, type SpawnedServer, sleep, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
 import { Cleanups, durabilityEnv, FAULT_SECRET_KEY, ledgerImbalance, type openDb, recordFailure, scenarioDatabase } from './durability.ts';
 import { emptyFigures, type Profile, type Scenario, type ScenarioResult } from './figures.ts';
@@ -56,16 +56,10 @@ interface Provider {
   close(): Promise<void>;
 }
 
-/** Both fakes take their faults the same way. */
+/** Both fakes take their faults the same way (M-Pesa's are a superset of MTN's). */
 interface FaultableFake {
   settleDelayMs: number;
-  faults: {
-    loseAnswers: number;
-    errors500: number;
-    callbacks: 'once' | 'never' | 'twice';
-    contradictingCallbacks: boolean;
-    holdAnswersMs: number;
-  };
+  faults: FakeMtn['faults'];
 }
 
 function faultControls(fake: FaultableFake): Pick<Provider, 'setFault' | 'holdAnswers' | 'settleDelay'> {
