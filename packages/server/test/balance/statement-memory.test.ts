@@ -14,7 +14,12 @@ import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy } from '../helpers/factories.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
 import { bulkInsert } from './bulk.ts';
+
+// A database of its own on PostgreSQL: the slow-reader test counts transactions left open, and
+// another file's transaction on a shared database would be counted with them.
+const ready = usePrivatePostgres();
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -27,6 +32,7 @@ let large: TestMerchant;
 const serverSockets: Socket[] = [];
 
 before(async () => {
+  await ready();
   app = await buildTestApp(null, { env: { PURSE_WORKER: 'false' } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

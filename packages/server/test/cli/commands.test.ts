@@ -1,0 +1,73 @@
+// The operator command's refusals, PostgreSQL and webhook-secret commands (a file of its own: the
+// embedded-database suite in cli.test.ts alone takes minutes on a loaded machine).
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { DataDirBusyError } from '../../src/ops/data-dir-lock.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import { assertOk, credentials, purse, startSleeper, tempDir } from './support.ts';
+
+describe('purse refusals that never open the database', () => {
+  test('a live process holding DATA_DIR makes every command refuse', async (t) => {
+    const dataDir = tempDir(t, 'purse-cli-busy-');
+    const holder = startSleeper(t);
+    writeFileSync(join(dataDir, 'purse.pid'), String(holder.pid));
+    const run = await purse(['merchant', 'create', '--name', 'Nope', '--json'], { DATA_DIR: dataDir });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, `purse: ${new DataDirBusyError(dataDir, holder.pid!).message}\n`);
+    assert.deepEqual(readdirSync(dataDir), ['purse.pid'], 'the database was not created or opened');
+  });
+
+  test('usage errors exit 1 with a message and touch nothing', async (t) => {
+    const dataDir = join(tempDir(t, 'purse-cli-usage-'), 'data');
+    const run = await purse(['merchant', 'create', '--json'], { DATA_DIR: dataDir });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^purse: merchant create needs --name NAME/);
+    assert.equal(existsSync(dataDir), false);
+  });
+});
+
+const noPostgres = process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (npm test with DATABASE_URL)';
+
+describe('purse on PostgreSQL', { skip: noPostgres }, () => {
+  test('merchant create works alongside a running server and the merchant gets tokens', async (t) => {
+    const busyDataDir = tempDir(t, 'purse-cli-pg-');
+    writeFileSync(join(busyDataDir, 'purse.pid'), String(startSleeper(t).pid));
+    const run = await purse(['merchant', 'create', '--name', 'Postgres Co', '--json'], {
+      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      DATA_DIR: busyDataDir,
+    });
+    const created = credentials(run);
+    const app = await buildTestApp(t);
+    const merchant = await app.deps.services.merchants.getMerchant(created.merchant_id);
+    assert.equal(merchant?.name, 'Postgres Co');
+    assert.equal(merchant?.client_id, created.client_id);
+    const token = await app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
+    });
+    assert.equal(token.statusCode, 200);
+  });
+});
+
+describe('purse merchant webhook-secret', () => {
+  const dataDir = tempDir({ after }, 'purse-cli-whsec-');
+  test('prints the default signing secret, and rotate-webhook-secret replaces it', async () => {
+    const created = credentials(await purse(['merchant', 'create', '--name', 'Hooks', '--json'], { DATA_DIR: dataDir }));
+    const shown = await purse(['merchant', 'webhook-secret', created.merchant_id, '--json'], { DATA_DIR: dataDir });
+    assertOk(shown);
+    const first = JSON.parse(shown.stdout) as { merchant_id: string; webhook_secret: string };
+    assert.equal(first.merchant_id, created.merchant_id);
+    assert.match(first.webhook_secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const rotated = await purse(['merchant', 'rotate-webhook-secret', created.merchant_id, '--json'], { DATA_DIR: dataDir });
+    assertOk(rotated);
+    const second = JSON.parse(rotated.stdout) as { webhook_secret: string };
+    assert.notEqual(second.webhook_secret, first.webhook_secret);
+    const unknown = await purse(['merchant', 'webhook-secret', 'mer_doesnotexist'], { DATA_DIR: dataDir });
+    assert.equal(unknown.code, 1);
+  });
+});
