@@ -75,6 +75,12 @@ export interface Config {
    * taken reference makes a second object. Never set it anywhere else.
    */
   readonly negativeControlNoReferenceIndex: boolean;
+  /** Group commit's parallel lanes for money writes (db/group-commit.ts); 0 = every write alone; null = 1 on PGlite, 4 on PostgreSQL. */
+  readonly groupCommitLanes: number | null;
+  /** Most money writes in one group commit. */
+  readonly groupCommitMaxBatch: number;
+  /** Negative control for the group-commit tests ONLY (db/group-commit.ts). Never set it anywhere else. */
+  readonly negativeControlGroupCommit: 'no-fallback' | 'reversed' | 'answer-before-commit' | null;
   /** Country calling code → mobile-money network, for numbers whose provider is not named. */
   readonly mobileMoneyRoutes: readonly (readonly [string, string])[];
   /** PURSE_PUBLIC_URL without a trailing slash: where clients and providers reach this service; null when unset. */
@@ -160,6 +166,13 @@ function trustedProxies(env: Env): string[] {
     }
     return value;
   });
+}
+
+function groupCommitControl(env: Env): Config['negativeControlGroupCommit'] {
+  const value = env.PURSE_NEGATIVE_CONTROL_GROUP_COMMIT;
+  if (value === undefined || value === '') return null;
+  if (value === 'no-fallback' || value === 'reversed' || value === 'answer-before-commit') return value;
+  throw new ConfigError(`PURSE_NEGATIVE_CONTROL_GROUP_COMMIT must be no-fallback, reversed or answer-before-commit, got ${value}`);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -411,6 +424,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     bootstrapMerchant: bool(env, 'PURSE_BOOTSTRAP_MERCHANT', true),
     negativeControlRmwDebit: bool(env, 'PURSE_NEGATIVE_CONTROL_RMW_DEBIT', false),
     negativeControlNoReferenceIndex: bool(env, 'PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX', false),
+    groupCommitLanes: env.PURSE_GROUP_COMMIT_LANES === undefined ? null : int(env, 'PURSE_GROUP_COMMIT_LANES', 4, 0, 15),
+    groupCommitMaxBatch: int(env, 'PURSE_GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
+    negativeControlGroupCommit: groupCommitControl(env),
     mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
     mtn: mtn(env),
     mpesa: mpesa(env),

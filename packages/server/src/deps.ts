@@ -10,6 +10,7 @@ import { createMtnConnector } from './connectors/mtn/connector.ts';
 import { createConnectorRegistry } from './connectors/registry.ts';
 import { createSandboxConnector } from './connectors/sandbox/connector.ts';
 import { createDb, type DbHandle } from './db/db.ts';
+import { createGroupCommit } from './db/group-commit.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createEventService } from './events/service.ts';
 import { createAddressFailureLimit } from './limits/address.ts';
@@ -97,7 +98,22 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     ...(config.mtn ? [createMtnConnector({ config: config.mtn, hashKey })] : []),
     ...(config.mpesa ? [createMpesaConnector({ config: config.mpesa, hashKey, nowMs: () => clock.now().getTime() })] : []),
   ]);
-  const settlement = createSettlement({ db: db.db, clock, registry, log: logger, providerTimeoutMs: config.providerTimeoutMs });
+  // Money writes share commits under load (db/group-commit.ts): one lane on the single-connection
+  // embedded database, four on PostgreSQL (a quarter of the default pool).
+  const groupCommit = createGroupCommit(db, {
+    lanes: config.groupCommitLanes ?? (db.kind === 'pglite' ? 1 : 4),
+    maxBatch: config.groupCommitMaxBatch,
+    onBatch: (size, fellBack) => metrics.observeBatch(size, fellBack),
+    negativeControl: config.negativeControlGroupCommit,
+  });
+  const settlement = createSettlement({
+    db: db.db,
+    groupCommit,
+    clock,
+    registry,
+    log: logger,
+    providerTimeoutMs: config.providerTimeoutMs,
+  });
   const outflowSettlement = createOutflowSettlement({
     db: db.db,
     clock,
@@ -107,10 +123,10 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   });
   const reconciliation = createReconciliation({ db: db.db, clock, registry, settlement, outflowSettlement });
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
-  const charges = createChargeService({ db: db.db, clock, config, hashKey, registry, settlement });
+  const charges = createChargeService({ db: db.db, groupCommit, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
-  const transfers = createTransferService({ db: db.db, clock, config, hashKey });
-  const outflows = createOutflowService({ db: db.db, clock, config, hashKey, registry, settlement: outflowSettlement });
+  const transfers = createTransferService({ db: db.db, groupCommit, clock, config, hashKey });
+  const outflows = createOutflowService({ db: db.db, groupCommit, clock, config, hashKey, registry, settlement: outflowSettlement });
   const balanceTransactions = createBalanceTransactionService({ db, config });
   const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement, outflowSettlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });
@@ -135,6 +151,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     db,
     clock,
     metrics,
+    groupCommit,
     hashKey,
     previousHashKey,
     logger,

@@ -10,6 +10,9 @@
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:negative-control
 //
+// The group-commit scenarios (test/db/group-commit.ts) run here too, each against the batcher broken
+// on purpose the way it checks (no per-statement fallback, reversed order, answers before COMMIT).
+//
 // Not a *.test.ts file: `npm test` does not run it. It creates its own database and drops it.
 // Exit 0 only when every control failed as expected (successes > covered); 1 otherwise.
 import { execFileSync } from 'node:child_process';
@@ -20,6 +23,7 @@ import { runPayoutStorm } from './concurrency/payout-storm.ts';
 import { runRefundStorm } from './concurrency/refund-storm.ts';
 import { type ApiClient, figuresLine, httpClient } from './concurrency/support.ts';
 import { runTransferStorm } from './concurrency/transfer-storm.ts';
+import { GROUP_COMMIT_ENV, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder, type Verdict } from './db/group-commit.ts';
 import { buildTestApp, createTestMerchant, type TestApp } from './helpers/app.ts';
 
 const COVERED = 100;
@@ -163,6 +167,34 @@ async function payoutsControl(app: TestApp, client: ApiClient): Promise<boolean>
   return false;
 }
 
+/**
+ * Group commit (test/db/group-commit.test.ts): each scenario against the batcher broken the way
+ * it checks for. True when every one of them saw the breakage (its check failed).
+ */
+async function groupCommitControls(): Promise<boolean> {
+  const controls: [string, (app: TestApp) => Promise<Verdict>][] = [
+    ['no-fallback', mixedBatch],
+    ['reversed', sameWalletInOrder],
+    ['answer-before-commit', (app) => noAnswerBeforeCommit(app, process.env.TEST_DATABASE_URL as string)],
+  ];
+  let all = true;
+  for (const [control, scenario] of controls) {
+    const app = await buildTestApp(null, { env: { ...GROUP_COMMIT_ENV, PURSE_NEGATIVE_CONTROL_GROUP_COMMIT: control } });
+    try {
+      const verdict = await scenario(app);
+      const broke = !verdict.ok;
+      all &&= broke;
+      process.stdout.write(
+        `negative control: group commit ${control}: ${broke ? 'FAILED AS EXPECTED' : 'DID NOT FAIL (proves nothing)'}: ${JSON.stringify(verdict.seen)}\n`,
+      );
+    } finally {
+      await app.close();
+      await app.deps.close();
+    }
+  }
+  return all;
+}
+
 async function main(): Promise<number> {
   if (!adminUrl) {
     process.stderr.write('negative control: DATABASE_URL is required (PGlite runs one transaction at a time and cannot show the race).\n');
@@ -187,7 +219,8 @@ async function main(): Promise<number> {
     const refunds = await refundsControl(app, httpClient([base], refunder.auth));
     const payer = await createTestMerchant(app, 'Negative control, payouts');
     const payouts = await payoutsControl(app, httpClient([base], payer.auth));
-    const verdicts = { payments, transfers, refunds, payouts };
+    const groupCommit = await groupCommitControls();
+    const verdicts = { payments, transfers, refunds, payouts, groupCommit };
     process.stdout.write(`negative control: failed as expected: ${JSON.stringify(verdicts)}\n`);
     return Object.values(verdicts).every(Boolean) ? 0 : 1;
   } finally {

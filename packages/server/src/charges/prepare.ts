@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
 import type { ProviderMethod } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
@@ -8,7 +9,7 @@ import { type Fingerprint, fingerprint } from '../shared/fingerprint.ts';
 import { isIdOf } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import { keyedHash } from '../shared/secrets.ts';
-import { findWallet } from '../wallets/store.ts';
+import { findWallet, type WalletRow } from '../wallets/store.ts';
 import * as input from './input.ts';
 import type { ChargeRow } from './view.ts';
 
@@ -50,16 +51,32 @@ const missingWallet = (param: string) =>
   new ApiError('resource_missing', `No such wallet: ${param} does not name a wallet of this account.`, { param });
 
 /**
- * The merchant's wallet `id` in `currency`, or the 400 every request naming a wallet gives: an
- * unknown id and another merchant's read alike (resource_missing), another currency is invalid.
+ * A wallet's merchant and currency are fixed when it is created, and ids are never reused: once
+ * read, they are remembered (bounded), which spares a payment, transfer or payout naming a known
+ * wallet a database round trip before its statement. Its status is not: that is decided inside
+ * the statements, on the locked row.
+ */
+const walletIdentities = new LRUCache<string, { merchantId: string; currency: string }>({ max: 100_000 });
+
+/**
+ * Checks that `id` is the merchant's wallet in `currency`, or throws the 400 every request naming
+ * a wallet gives: an unknown id and another merchant's read alike (resource_missing), another
+ * currency is invalid. Returns the row when it had to read it.
  */
 export async function loadWallet(db: Db, auth: AuthContext, id: string, currency: string, param: string) {
-  const wallet = isIdOf('wallet', id) ? await findWallet(db, auth.merchantId, id) : undefined;
-  if (!wallet) throw missingWallet(param);
-  if (wallet.currency !== currency) {
-    throw new ApiError('parameter_invalid', `${param} holds ${wallet.currency}, not ${currency}.`, { param });
+  let known = walletIdentities.get(id);
+  let row: WalletRow | undefined;
+  if (!known) {
+    row = isIdOf('wallet', id) ? await findWallet(db, auth.merchantId, id) : undefined;
+    if (!row) throw missingWallet(param);
+    known = { merchantId: row.merchant_id, currency: row.currency };
+    walletIdentities.set(id, known);
   }
-  return wallet;
+  if (known.merchantId !== auth.merchantId) throw missingWallet(param);
+  if (known.currency !== currency) {
+    throw new ApiError('parameter_invalid', `${param} holds ${known.currency}, not ${currency}.`, { param });
+  }
+  return row;
 }
 
 function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
@@ -146,7 +163,9 @@ export async function prepareCharge(
       : described.methodType === 'wallet'
         ? (described.canonical as { wallet_id: string }).wallet_id
         : null;
-  const wallet = walletId === null ? null : await loadWallet(deps.db, auth, walletId, currency, walletParam);
+  let wallet = walletId === null ? undefined : await loadWallet(deps.db, auth, walletId, currency, walletParam);
+  // A top-up to a frozen wallet fails at once, without a provider call: it needs the status now.
+  if (kind === 'topup' && walletId !== null && !wallet) wallet = await findWallet(deps.db, auth.merchantId, walletId);
 
   const fields: Record<string, unknown> = {
     amount: amountMinor.toString(),

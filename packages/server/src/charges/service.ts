@@ -3,6 +3,7 @@ import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import type { GroupCommit } from '../db/group-commit.ts';
 import type { ChargeKind } from '../db/schema.ts';
 import { eventType } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
@@ -27,6 +28,7 @@ const NO_PROVIDER = 'unconfigured';
 
 export function createChargeService(deps: {
   db: Db;
+  groupCommit: GroupCommit;
   clock: Clock;
   config: Config;
   hashKey: Buffer;
@@ -68,7 +70,7 @@ export function createChargeService(deps: {
     const target = config.negativeControlNoReferenceIndex ? 'none (negative control)' : 'reference';
     if (!failureCode) {
       return store.claimCharge(
-        db,
+        deps.groupCommit.lane(auth.merchantId),
         pending,
         [{ id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) }],
         target,
@@ -84,7 +86,7 @@ export function createChargeService(deps: {
       next_check_at: null,
     };
     return store.claimCharge(
-      db,
+      deps.groupCommit.lane(auth.merchantId),
       failedRow,
       [
         { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
@@ -105,8 +107,10 @@ export function createChargeService(deps: {
       ? await readBalanceUnlocked(db, present(prepared.walletId, 'wallet id'))
       : { kind: 'conditional' };
     let outcome: { failure_code: WalletFailure | null } | undefined;
+    // The wallet's lane: its debits run in arrival order, and no other lane's batch locks it.
+    const lane = deps.groupCommit.lane(present(prepared.walletId, 'wallet id'));
     try {
-      const result = await walletPaymentStatement(base, newWalletPaymentIds(base), debit).execute(db);
+      const result = await lane.write(walletPaymentStatement(base, newWalletPaymentIds(base), debit, lane.shard));
       outcome = result.rows[0];
     } catch (error) {
       if (isUniqueViolation(error)) return replay(auth, prepared, now);

@@ -9,6 +9,7 @@ import {
 } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
+import type { GroupCommit } from '../db/group-commit.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { present } from '../shared/invariant.ts';
@@ -30,6 +31,7 @@ export const failed = (failureCode: FailureCode, providerReference: string | nul
 
 export function createSettlement(deps: {
   db: Db;
+  groupCommit: GroupCommit;
   clock: Clock;
   registry: ConnectorRegistry;
   log: FastifyBaseLogger;
@@ -57,7 +59,9 @@ export function createSettlement(deps: {
       lease_until: null,
       next_check_at: null,
     };
-    const updated = await store.completeCharge(db, {
+    // A top-up credits its wallet: the wallet's lane. A payment credits the merchant's funds.
+    const lane = deps.groupCommit.lane(charge.kind === 'topup' ? present(charge.wallet_id, 'top-up wallet') : charge.merchant_id);
+    const updated = await store.completeCharge(lane, {
       charge,
       status: outcome.status,
       failureCode,

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
+import type { WriteLane } from '../db/group-commit.ts';
 import * as queue from '../db/pending-queue.ts';
 import type { ChargeKind, ChargeStatus, MethodType } from '../db/schema.ts';
 import { lateOutcome, type ProviderFinalOutcome, recordLateOutcome as writeLateOutcome } from '../events/late-outcome.ts';
@@ -97,20 +98,20 @@ export function chargeValues(row: ChargeRow): ChargeValues {
  * is written either.
  */
 export async function claimCharge(
-  db: Db,
+  lane: WriteLane,
   row: ChargeRow,
   events: NewEvent[],
   conflictTarget: 'reference' | 'none (negative control)' = 'reference',
 ): Promise<ChargeRow | undefined> {
   const target = conflictTarget === 'reference' ? sql`(merchant_id, kind, reference)` : sql``;
-  const result = await sql<ChargeRow>`
+  const result = await lane.write(sql<ChargeRow>`
     WITH ins AS (
       ${insertCharge(chargeValues(row))}
       ON CONFLICT ${target} DO NOTHING
       RETURNING *
     ), evs AS (${insertEvents(sql`ins`, { merchantId: sql`ins.merchant_id`, objectId: sql`ins.id`, livemode: sql`ins.livemode`, at: sql`ins.created_at` }, events)}
     ), deliveries AS (${deliveriesFor(sql`evs ev`, row.merchant_id, row.callback_url, row.created_at)})
-    SELECT * FROM ins`.execute(db);
+    SELECT * FROM ins`);
   return result.rows[0];
 }
 
@@ -173,7 +174,7 @@ function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder
  * balance, or a payment's merchant funds, move in the same statement), the event and its deliveries. Returns the updated row,
  * or undefined if it was already final.
  */
-export async function completeCharge(db: Db, p: Completion): Promise<ChargeRow | undefined> {
+export async function completeCharge(lane: WriteLane, p: Completion): Promise<ChargeRow | undefined> {
   const { charge } = p;
   const now = sql`${p.now}::timestamptz`;
   const credit = walletCredit({
@@ -185,7 +186,7 @@ export async function completeCharge(db: Db, p: Completion): Promise<ChargeRow |
   });
   const event = { id: newId('event'), type: eventType(charge.kind, p.status), payload: p.payload };
   const fin = { merchantId: sql`fin.merchant_id`, objectId: sql`fin.id`, livemode: sql`fin.livemode`, at: now };
-  const result = await sql<ChargeRow>`
+  const result = await lane.write(sql<ChargeRow>`
     WITH fin AS (
       UPDATE charges SET status = ${p.status}, failure_code = ${p.failureCode}, failure_message = ${p.failureMessage},
         provider_reference = coalesce(${p.providerReference}::text, provider_reference),
@@ -199,10 +200,11 @@ export async function completeCharge(db: Db, p: Completion): Promise<ChargeRow |
       currency: sql`fin.currency`,
       amount: sql`fin.amount`,
       where: sql`fin.kind = 'payment' AND fin.status = 'succeeded'`,
+      shard: lane.shard,
     })}
     ), ${providerPosting(charge, now)}, evs AS (${insertEvents(sql`fin`, fin, [event])}
     ), deliveries AS (${deliveriesFor(sql`evs ev`, charge.merchant_id, charge.callback_url, p.now)})
-    SELECT * FROM fin`.execute(db);
+    SELECT * FROM fin`);
   return result.rows[0];
 }
 

@@ -75,6 +75,9 @@ export async function createPgliteDb(pglite: PGlite): Promise<DbHandle> {
   await pglite.waitReady;
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 } as pg.PoolConfig);
   pool.on('error', () => {});
+  // Prepared as on PostgreSQL: the embedded engine runs interpreted (WebAssembly), where planning
+  // the money statements anew each time cost half of a wallet payment's CPU.
+  pool.on('connect', (client) => prepareStatements(client));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

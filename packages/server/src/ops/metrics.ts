@@ -17,8 +17,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const batches = new Histogram({
+    name: 'purse_group_commit_batch_size',
+    help: 'Money writes per group commit, by whether the batch fell back to running each alone.',
+    labelNames: ['fell_back'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+    registers: [registry],
+  });
   return {
     registry,
+    observeBatch(size: number, fellBack: boolean): void {
+      batches.observe({ fell_back: String(fellBack) }, size);
+    },
     observeRequest(method: string, route: string, status: number, seconds: number): void {
       const labels = { method, route, status: String(status) };
       requests.inc(labels);

@@ -8,6 +8,7 @@ import type { FailureCode } from '../connectors/connector.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import type { GroupCommit } from '../db/group-commit.ts';
 import type { DestinationType, OutflowKind } from '../db/schema.ts';
 import { ensureFundsRow, type FundsMode, readFundsUnlocked } from '../ledger/merchant-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
@@ -79,6 +80,7 @@ function refundDestination(payment: ChargeRow): { type: DestinationType; destina
 
 export function createOutflowService(deps: {
   db: Db;
+  groupCommit: GroupCommit;
   clock: Clock;
   config: Config;
   hashKey: Buffer;
@@ -144,7 +146,9 @@ export function createOutflowService(deps: {
     for (let attempt = 0; decision === 'no_funds_row' && attempt < 2; attempt++) {
       if (attempt > 0) await ensureFundsRow(db, auth.merchantId, draft.currency);
       try {
-        const result = await store.createOutflowStatement({ base, refuse }, await modes(draft, auth)).execute(db);
+        // The merchant's lane: its outflows all decide on its shard-0 balance row anyway.
+        const statement = store.createOutflowStatement({ base, refuse }, await modes(draft, auth));
+        const result = await deps.groupCommit.lane(auth.merchantId).write(statement);
         decision = present(result.rows[0], 'decision').decision;
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, draft);

@@ -4,6 +4,7 @@ import { loadWallet } from '../charges/prepare.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import type { GroupCommit } from '../db/group-commit.ts';
 import { type DebitMode, readBalanceUnlocked } from '../ledger/wallet-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -19,7 +20,7 @@ import { type TransferRow, type TransferView, transferView } from './view.ts';
 
 type TransferBody = Static<typeof CreateTransferBody>;
 
-export function createTransferService(deps: { db: Db; clock: Clock; config: Config; hashKey: Buffer }) {
+export function createTransferService(deps: { db: Db; groupCommit: GroupCommit; clock: Clock; config: Config; hashKey: Buffer }) {
   const { db, clock, config, hashKey } = deps;
 
   /**
@@ -89,7 +90,8 @@ export function createTransferService(deps: { db: Db; clock: Clock; config: Conf
         : { kind: 'conditional' };
       let outcome: { failure_code: store.TransferFailure | null } | undefined;
       try {
-        outcome = (await store.transferStatement(base, debit).execute(db)).rows[0];
+        // The source wallet's lane: its debits, by payment or transfer, keep their arrival order.
+        outcome = (await deps.groupCommit.lane(base.source_wallet_id).write(store.transferStatement(base, debit))).rows[0];
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, base);
         throw error;

@@ -1,0 +1,41 @@
+// Group commit (src/db/group-commit.ts): each request's own outcome inside a shared batch, arrival
+// order on one wallet, and nothing answered before COMMIT. Each check is run by
+// test/negative-control.ts against a batcher broken on purpose, and fails there.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { testDatabaseUrl } from '../helpers/database.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
+import { GROUP_COMMIT_ENV, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder } from './group-commit.ts';
+
+// A database of its own on PostgreSQL: the commit scenario looks for this app's connection waiting on a lock.
+const ready = usePrivatePostgres();
+let app: TestApp;
+
+before(async (t) => {
+  await ready();
+  app = await buildTestApp(t as never, { env: GROUP_COMMIT_ENV });
+});
+
+test('one batch mixing a success, a replay, a reference conflict, insufficient funds and a frozen wallet: each its own outcome', async (t) => {
+  const verdict = await mixedBatch(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('payments from one wallet in one batch are applied in arrival order against the running balance', async (t) => {
+  const verdict = await sameWalletInOrder(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('nothing is answered before COMMIT, and a batch that loses its connection answers nothing and stores nothing', async (t) => {
+  const url = testDatabaseUrl();
+  if (!url) {
+    t.skip('PostgreSQL only: the embedded database has one connection, so no other can hold the lock that stops the batch');
+    return;
+  }
+  const verdict = await noAnswerBeforeCommit(app, url);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
