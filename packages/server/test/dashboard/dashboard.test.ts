@@ -23,9 +23,10 @@ const SHOTS_DIR =
 
 const card = { type: 'card' as const, card: CARD_OK };
 
-async function screenshot(page: Page, name: string): Promise<void> {
+/** The visible window; `fullPage` for a page whose point is below the fold (a payment's timeline). */
+async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(SHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage });
 }
 
 function nav(page: Page, name: string) {
@@ -106,7 +107,7 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
     await refunds.getByText('succeeded').waitFor();
     assert.equal((await purse.payments.retrieve(paid.id)).amount_refunded, '80.00');
     await page.getByRole('link', { name: 'payment.succeeded' }).waitFor();
-    await screenshot(page, 'payment');
+    await screenshot(page, 'payment', true);
   });
 
   await t.test('forces a pending sandbox payment with Succeed', async () => {
