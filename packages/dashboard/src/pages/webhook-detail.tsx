@@ -37,11 +37,11 @@ function EditEndpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
         }}
       >
         <label for="ed-url">Endpoint URL</label>
-        <input id="ed-url" name="url" type="url" required value={endpoint.url} />
+        <input id="ed-url" name="url" type="url" required defaultValue={endpoint.url} />
         <label for="ed-events">Events (comma-separated; empty for all)</label>
-        <input id="ed-events" name="events" value={endpoint.events.join(', ')} />
+        <input id="ed-events" name="events" defaultValue={endpoint.events.join(', ')} />
         <label for="ed-description">Description</label>
-        <input id="ed-description" name="description" maxLength={255} value={endpoint.description ?? ''} />
+        <input id="ed-description" name="description" maxLength={255} defaultValue={endpoint.description ?? ''} />
         <button type="submit" disabled={update.isPending}>
           Save changes
         </button>
@@ -104,7 +104,7 @@ export function WebhookDetail({ id }: { id: string }) {
               <p class="muted">The old secret keeps signing alongside the new one for 24 hours.</p>
             </>
           )}
-          <EditEndpoint key={object.updated_at} endpoint={object} />
+          <EditEndpoint endpoint={object} />
           <Timeline objectId={id} />
         </>
       )}
