@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { registerBalanceTransactionRoutes } from './balance/routes.ts';
+import { registerDashboardRoutes } from './dashboard/routes.ts';
 import type { Deps } from './deps.ts';
 import { registerEventRoutes } from './events/routes.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -77,6 +78,7 @@ export async function createApp(deps: Deps) {
     publicBaseUrl: deps.config.publicBaseUrl,
     limitsMode: deps.limits.counters.mode,
   });
+  await registerDashboardRoutes(app);
   // A scope of its own: the callback route keeps the raw body (the provider signs the bytes).
   await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, { providerCallbacks }));
   // Every domain route is listed here, in the order the OpenAPI document shows them.

@@ -1,0 +1,37 @@
+import { Layout } from './components/layout.tsx';
+import { isChargeKind } from './lib/kinds.ts';
+import { usePath } from './lib/router.tsx';
+import { useSession } from './lib/session.ts';
+import { ChargeDetail } from './pages/charge-detail.tsx';
+import { ChargeList } from './pages/charge-list.tsx';
+import { EventDetail } from './pages/event-detail.tsx';
+import { EventList } from './pages/event-list.tsx';
+import { NotFound } from './pages/not-found.tsx';
+import { Overview } from './pages/overview.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { WalletDetail } from './pages/wallet-detail.tsx';
+import { WalletList } from './pages/wallet-list.tsx';
+import { WebhookDetail } from './pages/webhook-detail.tsx';
+import { WebhookList } from './pages/webhook-list.tsx';
+
+function Page({ path }: { path: string[] }) {
+  const [section, id] = path;
+  if (section === undefined) return <Overview />;
+  if (isChargeKind(section)) return id ? <ChargeDetail kind={section} id={id} /> : <ChargeList kind={section} />;
+  if (section === 'wallets') return id ? <WalletDetail id={id} /> : <WalletList />;
+  if (section === 'events') return id ? <EventDetail id={id} /> : <EventList />;
+  if (section === 'webhooks') return id ? <WebhookDetail id={id} /> : <WebhookList />;
+  return <NotFound />;
+}
+
+export function App() {
+  const { session, notice } = useSession();
+  const path = usePath();
+  if (!session) return <SignIn notice={notice} />;
+  return (
+    <Layout merchant={session.merchant} section={path[0] ?? ''}>
+      {/* A new key per path: each page starts with fresh state (filters, cursors, forms). */}
+      <Page key={path.join('/')} path={path} />
+    </Layout>
+  );
+}

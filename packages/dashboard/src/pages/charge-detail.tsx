@@ -1,0 +1,65 @@
+import type { Payment } from '@purse/sdk';
+import { useQuery } from '@tanstack/preact-query';
+import { ChargeTable } from '../components/charge-table.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { Fields } from '../components/fields.tsx';
+import { RefundForm } from '../components/refund-form.tsx';
+import { SandboxControls } from '../components/sandbox-controls.tsx';
+import { Timeline } from '../components/timeline.tsx';
+import { Money, Status } from '../components/values.tsx';
+import { type ChargeKind, KINDS } from '../lib/kinds.ts';
+import { refundable } from '../lib/money.ts';
+import { firstPage } from '../lib/page.ts';
+import { api } from '../lib/session.ts';
+
+function PaymentRefunds({ payment }: { payment: Payment }) {
+  const refunds = useQuery({
+    queryKey: ['refunds', 'of', payment.id],
+    queryFn: () => firstPage(api().refunds.list({ payment_id: payment.id, limit: '100' })),
+  });
+  return (
+    <section aria-labelledby="refunds-heading">
+      <h2 id="refunds-heading">Refunds</h2>
+      <ErrorNotice error={refunds.error} />
+      {refunds.data && <ChargeTable kind="refunds" rows={refunds.data.data} caption="Refunds of this payment" />}
+    </section>
+  );
+}
+
+export function ChargeDetail({ kind, id }: { kind: ChargeKind; id: string }) {
+  const info = KINDS[kind];
+  const charge = useQuery({
+    queryKey: [kind, 'one', id],
+    queryFn: () => info.resource(api()).retrieve(id),
+    // A pending object settles on its own (the provider answers); show it when it does.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2_000 : false),
+  });
+  const object = charge.data;
+  const payment = kind === 'payments' ? (object as Payment | undefined) : undefined;
+  const left = payment?.status === 'succeeded' ? refundable(payment) : null;
+  return (
+    <>
+      <h1 tabIndex={-1}>
+        {info.singular} {object?.reference ?? id}
+      </h1>
+      <ErrorNotice error={charge.error} />
+      {object && (
+        <>
+          <p class="headline">
+            <Money amount={object.amount} currency={object.currency} /> <Status status={object.status} />
+          </p>
+          <div class="actions">
+            {payment && left !== null && /[1-9]/.test(left) && <RefundForm payment={payment} refundable={left} />}
+            {object.status === 'pending' && !object.livemode && <SandboxControls kind={kind} id={object.id} />}
+          </div>
+          <section aria-labelledby="fields-heading">
+            <h2 id="fields-heading">Fields</h2>
+            <Fields object={object as unknown as Record<string, unknown>} />
+          </section>
+          {payment && <PaymentRefunds payment={payment} />}
+          <Timeline objectId={object.id} />
+        </>
+      )}
+    </>
+  );
+}

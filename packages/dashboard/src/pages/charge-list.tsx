@@ -1,0 +1,110 @@
+import { keepPreviousData, useQuery } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { ChargeTable } from '../components/charge-table.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { type Cursor, Pager } from '../components/pager.tsx';
+import { PayoutForm } from '../components/payout-form.tsx';
+import { type ChargeKind, KINDS } from '../lib/kinds.ts';
+import { firstPage } from '../lib/page.ts';
+import { api } from '../lib/session.ts';
+import { dayBoundary } from '../lib/time.ts';
+
+type Filters = Record<string, string>;
+
+/** The form's values as the API's list filters: empty fields left out, days as instants. */
+function readFilters(form: HTMLFormElement): Filters {
+  const filters: Filters = {};
+  for (const [key, raw] of new FormData(form)) {
+    const value = String(raw).trim();
+    if (value === '') continue;
+    if (key === 'from') filters.created_gte = dayBoundary(value, false);
+    else if (key === 'to') filters.created_lte = dayBoundary(value, true);
+    else filters[key] = value;
+  }
+  return filters;
+}
+
+function FilterForm({ kind, onApply }: { kind: ChargeKind; onApply: (filters: Filters) => void }) {
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    onApply(readFilters(event.currentTarget as HTMLFormElement));
+  };
+  return (
+    <form class="filters" onSubmit={submit} aria-label={`Search ${KINDS[kind].title.toLowerCase()}`}>
+      <div>
+        <label for="f-reference">Reference</label>
+        <input id="f-reference" name="reference" type="search" />
+      </div>
+      <div>
+        <label for="f-status">Status</label>
+        <select id="f-status" name="status">
+          <option value="">Any</option>
+          <option value="pending">pending</option>
+          <option value="succeeded">succeeded</option>
+          <option value="failed">failed</option>
+        </select>
+      </div>
+      {KINDS[kind].meansFilter && (
+        <div>
+          <label for="f-means">Means</label>
+          <select id="f-means" name="payment_method_type">
+            <option value="">Any</option>
+            <option value="mobile_money">mobile money</option>
+            <option value="card">card</option>
+            <option value="wallet">wallet</option>
+          </select>
+        </div>
+      )}
+      {kind === 'refunds' && (
+        <div>
+          <label for="f-payment">Payment id</label>
+          <input id="f-payment" name="payment_id" />
+        </div>
+      )}
+      <div>
+        <label for="f-from">Created from</label>
+        <input id="f-from" name="from" type="date" />
+      </div>
+      <div>
+        <label for="f-to">Created to</label>
+        <input id="f-to" name="to" type="date" />
+      </div>
+      <div>
+        <label for="f-limit">Per page</label>
+        <select id="f-limit" name="limit">
+          <option value="25">25</option>
+          <option value="50">50</option>
+          <option value="100">100</option>
+        </select>
+      </div>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+export function ChargeList({ kind }: { kind: ChargeKind }) {
+  const info = KINDS[kind];
+  const [filters, setFilters] = useState<Filters>({ limit: '25' });
+  const [cursor, setCursor] = useState<Cursor>({});
+  const page = useQuery({
+    queryKey: [kind, 'list', filters, cursor],
+    queryFn: () => firstPage(info.resource(api()).list({ ...filters, ...cursor })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <>
+      <h1 tabIndex={-1}>{info.title}</h1>
+      {kind === 'payouts' && <PayoutForm />}
+      <FilterForm
+        kind={kind}
+        onApply={(next) => {
+          setFilters(next);
+          setCursor({});
+        }}
+      />
+      <ErrorNotice error={page.error} />
+      {page.data && <ChargeTable kind={kind} rows={page.data.data} caption={`${info.title}, newest first`} />}
+      <Pager cursor={cursor} page={page.data} onChange={setCursor} />
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import { keepPreviousData, useQuery } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { type Cursor, Pager } from '../components/pager.tsx';
+import { Time } from '../components/values.tsx';
+import { firstPage } from '../lib/page.ts';
+import { Link } from '../lib/router.tsx';
+import { api } from '../lib/session.ts';
+
+export function EventList() {
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [cursor, setCursor] = useState<Cursor>({});
+  const page = useQuery({
+    queryKey: ['events', 'list', filters, cursor],
+    queryFn: () => firstPage(api().events.list({ limit: '25', ...filters, ...cursor } as Record<string, string>)),
+    placeholderData: keepPreviousData,
+  });
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const next: Record<string, string> = {};
+    for (const [key, value] of new FormData(event.currentTarget as HTMLFormElement))
+      if (String(value).trim()) next[key] = String(value).trim();
+    setFilters(next);
+    setCursor({});
+  };
+  return (
+    <>
+      <h1 tabIndex={-1}>Events</h1>
+      <form class="filters" onSubmit={submit} aria-label="Search events">
+        <div>
+          <label for="e-type">Type</label>
+          <input id="e-type" name="type" placeholder="payment.succeeded" />
+        </div>
+        <div>
+          <label for="e-object">Object id</label>
+          <input id="e-object" name="object_id" />
+        </div>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNotice error={page.error} />
+      {page.data && page.data.data.length === 0 && <p>No events match.</p>}
+      {page.data && page.data.data.length > 0 && (
+        <table>
+          <caption>Events, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Type</th>
+              <th scope="col">Object</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.data.map((event) => (
+              <tr key={event.id}>
+                <td>
+                  <Link to={`events/${event.id}`}>{event.id}</Link>
+                </td>
+                <td>{event.type}</td>
+                <td>{(event.data.object as { id?: string }).id ?? ''}</td>
+                <td>
+                  <Time iso={event.created_at} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager cursor={cursor} page={page.data} onChange={setCursor} />
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+// The browser side of the dashboard tests: Debian's Chromium driven by playwright-core (Playwright's
+// own browser downloads cannot work here), page errors collected, axe-core, first-load JS size.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import type { TestContext } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Chromium, or null when it is missing and the test should be skipped: a newcomer's `npm test`
+ * must not fail for lack of a browser, but CI (CI set) must never skip silently.
+ */
+export async function launchChromium(t: TestContext): Promise<Browser | null> {
+  if (!existsSync(CHROMIUM)) {
+    const reason = `${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (.ci/run does) to run the browser tests`;
+    if (process.env.CI) assert.fail(reason);
+    t.skip(reason);
+    return null;
+  }
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  t.after(() => browser.close());
+  return browser;
+}
+
+/** Every console error and uncaught page error of the run, for one assertion at the end. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  return errors;
+}
+
+/** axe-core on the current page: no serious or critical violation. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `accessibility of ${what}`,
+  );
+}
+
+/** The JavaScript a first load transfers, compressed as gzip would send it: the sum over the page's script files. */
+export async function gzipBytesOfScripts(page: Page): Promise<number> {
+  const urls = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((name) => name.endsWith('.js')),
+  );
+  assert.ok(urls.length > 0, 'the page loaded no script');
+  let total = 0;
+  for (const url of urls) total += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
+  return total;
+}
