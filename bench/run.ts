@@ -883,25 +883,26 @@ function ratiosOf(rows: Row[]): Ratio[] {
   const purse = (s: string) => rows.find((r) => r.scenario === s && r.target === 'purse');
   const reference = (s: string, target: string) => rows.find((r) => r.scenario === s && r.target === target);
   const purseWallet = purse('wallet');
-  const ratio = (name: string, a: Row | undefined, b: Row | undefined): Ratio =>
+  const ratio = (name: string, a: Row | undefined, b: Row | undefined, scenario = 'wallet'): Ratio =>
     a?.requestsPerS && b?.requestsPerS
       ? {
           name,
           value: a.requestsPerS / b.requestsPerS,
           note: `${Math.round(a.requestsPerS).toLocaleString('en-US')} / ${Math.round(b.requestsPerS).toLocaleString('en-US')} per s, ${b.target}`,
         }
-      : { name, value: null, note: !a?.requestsPerS ? `${a?.scenario ?? 'Purse scenario'} not run` : (b?.note ?? 'not run') };
+      : { name, value: null, note: !a?.requestsPerS ? `Purse's ${scenario} scenario not run` : (b?.note ?? 'not run') };
   const outflowRatios = OUTFLOW_SCENARIOS.flatMap((s) => {
     const row = purse(s);
-    return row && purseWallet ? [ratio(`${s} / wallet payment`, row, purseWallet)] : [];
+    return row && purseWallet ? [ratio(`${s} / wallet payment`, row, purseWallet, s)] : [];
   });
-  const optional = (name: string, a: Row | undefined, b: Row | undefined) => (a || b ? [ratio(name, a, b)] : []);
+  const optional = (name: string, a: Row | undefined, b: Row | undefined, scenario: string) =>
+    a || b ? [ratio(name, a, b, scenario)] : [];
   return [
     ratio('Purse / baseline (wallet payment)', purseWallet, reference('wallet', 'baseline')),
     ratio('Purse / ceiling', purseWallet, bestCeiling(rows)),
     ratio('Purse / group-commit reference (wallet payment)', purseWallet, reference('wallet', 'group-commit')),
-    ...optional('Purse get / Fastify constant (constant-get)', purse('get'), reference('get', 'fastify-constant')),
-    ...optional('Purse token / Fastify constant (constant-post)', purse('token'), reference('token', 'fastify-constant')),
+    ...optional('Purse get / Fastify constant (constant-get)', purse('get'), reference('get', 'fastify-constant'), 'get'),
+    ...optional('Purse token / Fastify constant (constant-post)', purse('token'), reference('token', 'fastify-constant'), 'token'),
     ...outflowRatios,
   ];
 }
