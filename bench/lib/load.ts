@@ -1,7 +1,11 @@
-// The load generator: autocannon, in this process, one instance per target port, bounded in
-// time. Latencies of every response (2xx or not) are collected here so that percentiles are
-// exact over all instances (autocannon itself reports no p95 and only 2xx latencies).
+// The load generators: wrk (Debian's, in its own process, one per target port) or autocannon (in
+// the bench process, one instance per target port), bounded in time. A request is described as
+// data (RequestSpec), so that both can send it: autocannon through setupRequest, wrk through a Lua
+// script generated per scenario (bench/lib/wrk.ts). With autocannon, latencies of every response
+// (2xx or not) are collected here so that percentiles are exact over all instances (autocannon
+// itself reports no p95 and only 2xx latencies); wrk reports its own (every completed response).
 import autocannon from 'autocannon';
+import { runWrk } from './wrk.ts';
 
 /** The parts of autocannon's result used here (the package ships no types). */
 interface AutocannonResult {
@@ -13,13 +17,43 @@ interface AutocannonResult {
 }
 type AutocannonRequest = Record<string, unknown>;
 
+/** In a body, replaced by a reference unique in the run: `<refPrefix><instance>-<counter>`. */
+export const REF = '{{reference}}';
+
+/** What one request changes from the spec's defaults; the variants are taken in turn. */
+export interface RequestVariant {
+  path?: string;
+  /** Merged over the spec's headers. */
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 export interface RequestSpec {
   method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Called before every request: returns what changes (a fresh body or path, other headers). */
-  next?: () => { body?: string; path?: string; headers?: Record<string, string> };
+  /** One per request, in turn (round-robin over wallets, payment ids, merchants). */
+  variants?: RequestVariant[];
+  /** Prefix of the fresh reference put where a body says REF; must be unique in the run. */
+  refPrefix?: string;
+}
+
+export type Loadgen = 'wrk' | 'autocannon';
+
+/** The requests of one load-generator instance, in order: the i-th request is `requestAt(i)`. */
+export function requestAt(
+  spec: RequestSpec,
+  instance: number,
+  i: number,
+): { path: string; headers: Record<string, string>; body?: string } {
+  const variant = spec.variants?.length ? spec.variants[i % spec.variants.length]! : {};
+  const body = variant.body ?? spec.body;
+  return {
+    path: variant.path ?? spec.path,
+    headers: variant.headers ? { ...spec.headers, ...variant.headers } : spec.headers,
+    body: body !== undefined && spec.refPrefix !== undefined ? body.replace(REF, `${spec.refPrefix}${instance}-${i}`) : body,
+  };
 }
 
 export interface LoadResult {
@@ -32,7 +66,10 @@ export interface LoadResult {
   timeouts: number;
   statusCodes: Record<string, number>;
   latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number };
-  loadgenCpuPct: number;
+  /** CPU seconds of load-generator processes other than the bench process (wrk); 0 with autocannon. */
+  childLoadgenCpuS: number;
+  /** The load generator's pids (wrk), for the record. */
+  loadgenPids: number[];
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
@@ -71,62 +108,78 @@ class Samples {
   }
 }
 
+/** `connections` spread over the URLs (the first ones get one more when it does not divide). */
+export function spread(baseUrls: string[], connections: number): { url: string; connections: number; instance: number }[] {
+  return baseUrls
+    .map((url, i) => ({
+      url,
+      instance: i,
+      connections: Math.floor(connections / baseUrls.length) + (i < connections % baseUrls.length ? 1 : 0),
+    }))
+    .filter((t) => t.connections > 0);
+}
+
 /**
- * Runs `connections` connections for `durationS` seconds, spread over `baseUrls` (one
- * autocannon instance per URL, in parallel). Only 127.0.0.1 URLs are accepted.
+ * Runs `connections` connections for `durationS` seconds, spread over `baseUrls` (one load
+ * generator instance per URL, in parallel). Only 127.0.0.1 URLs are accepted.
  */
 export async function runLoad(options: {
+  loadgen: Loadgen;
+  scenario: string;
+  baseUrls: string[];
+  connections: number;
+  durationS: number;
+  request: RequestSpec;
+  logDir: string;
+}): Promise<LoadResult> {
+  for (const url of options.baseUrls) {
+    if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to send load anywhere but 127.0.0.1: ${url}`);
+  }
+  return options.loadgen === 'wrk' ? runWrk(options) : runAutocannon(options);
+}
+
+async function runAutocannon(options: {
   baseUrls: string[];
   connections: number;
   durationS: number;
   request: RequestSpec;
 }): Promise<LoadResult> {
   const { baseUrls, connections, durationS, request } = options;
-  for (const url of baseUrls) {
-    if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to send load anywhere but 127.0.0.1: ${url}`);
-  }
   const samples = new Samples();
-  const cpuBefore = process.cpuUsage();
   const wallStart = process.hrtime.bigint();
-  const perTarget = baseUrls.map((_, i) => Math.floor(connections / baseUrls.length) + (i < connections % baseUrls.length ? 1 : 0));
-  const runs = baseUrls
-    .map((url, i) => ({ url, connections: perTarget[i]! }))
-    .filter((t) => t.connections > 0)
-    .map(
-      (target) =>
-        new Promise<AutocannonResult>((resolve, reject) => {
-          const instance = autocannon(
-            {
-              url: target.url,
-              connections: target.connections,
-              duration: durationS,
-              pipelining: 1,
-              timeout: 10,
-              requests: [
-                {
-                  method: request.method,
-                  path: request.path,
-                  headers: request.headers,
-                  body: request.body,
-                  ...(request.next
-                    ? {
-                        setupRequest: (req: AutocannonRequest) => {
-                          const change = request.next!();
-                          return { ...req, ...change };
-                        },
-                      }
-                    : {}),
-                },
-              ],
-            },
-            (error: Error | null, result: AutocannonResult) => (error ? reject(error) : resolve(result)),
-          );
-          instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => samples.push(responseTime));
-        }),
-    );
+  const dynamic = Boolean(request.variants?.length || request.refPrefix !== undefined);
+  const runs = spread(baseUrls, connections).map(
+    (target) =>
+      new Promise<AutocannonResult>((resolve, reject) => {
+        let sent = 0;
+        const instance = autocannon(
+          {
+            url: target.url,
+            connections: target.connections,
+            duration: durationS,
+            pipelining: 1,
+            timeout: 10,
+            requests: [
+              {
+                method: request.method,
+                path: request.path,
+                headers: request.headers,
+                body: request.body,
+                ...(dynamic
+                  ? {
+                      setupRequest: (req: AutocannonRequest) => ({ ...req, ...requestAt(request, target.instance, sent++) }),
+                    }
+                  : {}),
+              },
+            ],
+          },
+          (error: Error | null, result: AutocannonResult) => (error ? reject(error) : resolve(result)),
+        );
+        instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => samples.push(responseTime));
+      }),
+  );
   const results = await Promise.all(runs);
   const wallS = Number(process.hrtime.bigint() - wallStart) / 1e9;
-  const cpu = process.cpuUsage(cpuBefore);
   const statusCodes: Record<string, number> = {};
   for (const r of results) {
     for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + count;
@@ -141,6 +194,7 @@ export async function runLoad(options: {
     timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
     statusCodes,
     latencyMs: latencySummary(samples.values()),
-    loadgenCpuPct: ((cpu.user + cpu.system) / 1e6 / wallS) * 100,
+    childLoadgenCpuS: 0,
+    loadgenPids: [process.pid],
   };
 }

@@ -1,4 +1,4 @@
-// Child processes of the bench (Purse servers, the baseline server, pgbench, the operator command)
+// Child processes of the bench (Purse servers, the reference servers, wrk, pgbench, the operator command)
 // and CPU accounting from /proc. Every child is tracked by pid and stopped by pid, never by name.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -170,4 +170,20 @@ export function findPgbench(): string | null {
     /* no Debian layout */
   }
   return null;
+}
+
+/**
+ * CPU seconds of this process's children that have exited and been reaped (its own cutime +
+ * cstime): a child's whole CPU time once it is gone, where /proc/<pid> no longer is. The load
+ * generator (wrk) is measured this way: the bench reads it before and after a scenario, in which
+ * wrk is the only child that exits.
+ */
+export function reapedChildrenCpuSeconds(): number {
+  const stat = statFields(process.pid);
+  return stat ? (Number(stat.fields[13]) + Number(stat.fields[14])) / ticksPerSecond() : 0;
+}
+
+/** Debian's wrk, if installed. */
+export function findWrk(): string | null {
+  return existsSync('/usr/bin/wrk') ? '/usr/bin/wrk' : null;
 }

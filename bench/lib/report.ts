@@ -2,7 +2,7 @@
 
 export interface Row {
   scenario: string;
-  /** purse, baseline, or `pgbench -c N`. */
+  /** purse, baseline, group-commit, fastify-constant, or `pgbench -c N`. */
   target: string;
   requestsPerS: number | null;
   latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number } | null;
@@ -12,6 +12,8 @@ export interface Row {
   timeouts?: number | null;
   statusCodes?: Record<string, number>;
   serverCpuPct: number | null;
+  /** Server CPU milliseconds per request (server CPU seconds / requests): rows whose server the bench started. */
+  serverCpuMsPerReq: number | null;
   dbCpuPct: number | null;
   loadgenCpuPct: number | null;
   /** Machine busy time not spent in server, database or load generator (other work on the box). */
@@ -41,6 +43,9 @@ const int = (n: number | null | undefined) =>
 const ms = (n: number | null | undefined) =>
   n === null || n === undefined || Number.isNaN(n) ? dash : n < 10 ? n.toFixed(2) : n.toFixed(1);
 
+const cpuMs = (n: number | null | undefined) =>
+  n === null || n === undefined || Number.isNaN(n) ? dash : n < 1 ? n.toFixed(3) : n.toFixed(2);
+
 export function ratioLine(ratio: Ratio): string {
   return `${ratio.name}: ${ratio.value === null ? 'n/a' : `${ratio.value.toFixed(2)}×`}${ratio.note ? ` (${ratio.note})` : ''}`;
 }
@@ -58,17 +63,17 @@ export function markdown(input: {
   for (const c of input.context) lines.push(`- ${c}`);
   lines.push('');
   lines.push(
-    '| scenario | target | requests/s | p50 | p95 | p99 | max (ms) | non-2xx | errors | server CPU % | db CPU % | loadgen CPU % | other CPU % |',
+    '| scenario | target | requests/s | p50 | p95 | p99 | max (ms) | non-2xx | errors | server CPU % | server CPU ms/req | db CPU % | loadgen CPU % | other CPU % |',
   );
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of input.rows) {
     if (r.requestsPerS === null) {
-      lines.push(`| ${r.scenario} | ${r.target} | ${r.note ?? dash} | | | | | | | | | | |`);
+      lines.push(`| ${r.scenario} | ${r.target} | ${r.note ?? dash} | | | | | | | | | | | |`);
       continue;
     }
     const l = r.latencyMs;
     lines.push(
-      `| ${r.scenario} | ${r.target} | ${int(r.requestsPerS)}${(r.otherCpuPct ?? 0) > DISTURBED_OTHER_CPU_PCT ? ' ⚠' : ''} | ${ms(l?.p50)} | ${ms(l?.p95)} | ${ms(l?.p99)} | ${ms(l?.max)} | ${int(r.non2xx)} | ${int(r.errors)} | ${int(r.serverCpuPct)} | ${int(r.dbCpuPct)} | ${int(r.loadgenCpuPct)} | ${int(r.otherCpuPct)} |`,
+      `| ${r.scenario} | ${r.target} | ${int(r.requestsPerS)}${(r.otherCpuPct ?? 0) > DISTURBED_OTHER_CPU_PCT ? ' ⚠' : ''} | ${ms(l?.p50)} | ${ms(l?.p95)} | ${ms(l?.p99)} | ${ms(l?.max)} | ${int(r.non2xx)} | ${int(r.errors)} | ${int(r.serverCpuPct)} | ${cpuMs(r.serverCpuMsPerReq)} | ${int(r.dbCpuPct)} | ${int(r.loadgenCpuPct)} | ${int(r.otherCpuPct)} |`,
     );
   }
   lines.push('');
