@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy } from '../helpers/factories.ts';
-import { usePrivatePostgres } from '../webhooks/support.ts';
+import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
 import { bulkInsert } from './bulk.ts';
 
 // A database of its own on PostgreSQL: the slow-reader test counts transactions left open, and
@@ -39,7 +39,8 @@ before(async () => {
   app.server.on('connection', (socket: Socket) => serverSockets.push(socket));
 });
 
-after(async () => {
+// Before the private database is dropped (usePrivatePostgres's own after hook runs the cleanups first).
+atFileEnd(async () => {
   await assertLedgerHealthy(app);
   await app.close();
   await app.deps.close();

@@ -5,16 +5,21 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
-import { usePrivatePostgres } from '../webhooks/support.ts';
+import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
 import { GROUP_COMMIT_ENV, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder } from './group-commit.ts';
 
 // A database of its own on PostgreSQL: the commit scenario looks for this app's connection waiting on a lock.
 const ready = usePrivatePostgres();
 let app: TestApp;
 
-before(async (t) => {
+before(async () => {
   await ready();
-  app = await buildTestApp(t as never, { env: GROUP_COMMIT_ENV });
+  app = await buildTestApp(null, { env: GROUP_COMMIT_ENV });
+});
+
+atFileEnd(async () => {
+  await app.close();
+  await app.deps.close();
 });
 
 test('one batch mixing a success, a replay, a reference conflict, insufficient funds and a frozen wallet: each its own outcome', async (t) => {
