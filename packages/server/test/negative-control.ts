@@ -175,7 +175,7 @@ async function groupCommitControls(): Promise<boolean> {
   const controls: [string, (app: TestApp) => Promise<Verdict>][] = [
     ['no-fallback', mixedBatch],
     ['reversed', sameWalletInOrder],
-    ['answer-before-commit', (app) => noAnswerBeforeCommit(app, process.env.TEST_DATABASE_URL as string)],
+    ['answer-before-commit', noAnswerBeforeCommit],
   ];
   let all = true;
   for (const [control, scenario] of controls) {

@@ -7,7 +7,7 @@
 // lookup), so each reaches its lane before the lane forms its next batch (it waits one turn of
 // the event loop first). One lane (PURSE_GROUP_COMMIT_LANES=1): every statement is in that batch.
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { ChargeBody } from '../../src/charges/prepare.ts';
 import type { AuthContext } from '../../src/oauth/service.ts';
 import { ApiError } from '../../src/shared/errors.ts';
@@ -135,58 +135,64 @@ export async function sameWalletInOrder(app: TestApp): Promise<Verdict> {
 
 /**
  * No answer before COMMIT, and a batch that dies with its connection leaves nothing: a batch of
- * two payments whose second waits on a wallet row this scenario holds locked from another
- * connection; while it waits, the first payment's statement has run but must not be answered;
- * then the batch's connection is terminated: both fail, neither is stored, no money moved.
- * PostgreSQL only (the embedded database has one connection: nothing else can hold the lock).
+ * two payments whose COMMIT this scenario holds back (on the pool's connection, so on either
+ * database); while it is held both statements have run but neither may be answered; then the
+ * connection "dies": the transaction is rolled back and COMMIT fails as a lost connection does.
+ * Both fail, neither is stored, no money moved.
  */
-export async function noAnswerBeforeCommit(app: TestApp, databaseUrl: string): Promise<Verdict> {
+export async function noAnswerBeforeCommit(app: TestApp): Promise<Verdict> {
   const merchant = await createTestMerchant(app, 'Group commit, commit');
   const auth = await authOf(app, merchant);
-  const free = await fundedWallet(app, merchant, '10.00');
-  const held = await fundedWallet(app, merchant, '10.00');
+  const wallets = [await fundedWallet(app, merchant, '10.00'), await fundedWallet(app, merchant, '10.00')];
   const charges = app.deps.services.charges;
-  for (const w of [free, held]) await charges.createCharge(auth, 'payment', paymentBody(w, '1.00'));
-  const locker = new pg.Client({ connectionString: databaseUrl, application_name: 'group-commit-test' });
-  locker.on('error', () => {});
-  await locker.connect();
+  for (const w of wallets) await charges.createCharge(auth, 'payment', paymentBody(w, '1.00'));
+
+  let armed = true;
+  let loseConnection: (() => void) | null = null;
+  const wrapped = new WeakSet<object>();
+  const holdCommit = (client: pg.PoolClient) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      if (!(armed && args[0] === 'COMMIT')) return query(...args);
+      armed = false;
+      return new Promise((_resolve, reject) => {
+        loseConnection = () => {
+          query('ROLLBACK').then(() => reject(new Error('Connection terminated unexpectedly (the test dropped it)')), reject);
+        };
+      });
+    };
+  };
+  const pool = app.deps.db.pool;
+  pool.on('acquire', holdCommit);
   try {
-    await locker.query('BEGIN');
-    await locker.query('SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE', [held]);
-    const references = [uniqueRef('gc-free'), uniqueRef('gc-held')];
+    const references = [uniqueRef('gc-a'), uniqueRef('gc-b')];
     let answered = false;
-    const submitted = [
-      charges.createCharge(auth, 'payment', paymentBody(free, '2.00', references[0])).finally(() => {
+    const submitted = wallets.map((w, i) =>
+      charges.createCharge(auth, 'payment', paymentBody(w, '2.00', references[i])).finally(() => {
         answered = true;
       }),
-      charges.createCharge(auth, 'payment', paymentBody(held, '2.00', references[1])),
-    ];
-    // Until the batch waits on the lock: then the first statement has run, uncommitted.
-    let waiter: number | null = null;
-    for (let i = 0; i < 200 && waiter === null; i++) {
-      const rows = await locker.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = 'purse'`,
-      );
-      waiter = rows.rows[0]?.pid ?? null;
-      if (waiter === null) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    );
+    // Until the batch's COMMIT is held: both statements have run, uncommitted.
+    for (let i = 0; i < 400 && loseConnection === null; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const held = loseConnection !== null;
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const answeredWhileWaiting = answered;
-    if (waiter !== null) await locker.query('SELECT pg_terminate_backend($1)', [waiter]);
+    const answeredWhileHeld = answered;
+    (loseConnection as (() => void) | null)?.();
     const seen = await outcomes(submitted);
-    await locker.query('ROLLBACK');
     const stored = await sql<{ n: string }>`SELECT count(*) AS n FROM charges WHERE reference IN (${sql.join(references)})`.execute(
       app.deps.db.db,
     );
-    const balances = [await walletBalance(app, merchant, free), await walletBalance(app, merchant, held)];
+    const balances = [await walletBalance(app, merchant, wallets[0] as string), await walletBalance(app, merchant, wallets[1] as string)];
     const ok =
-      waiter !== null &&
-      !answeredWhileWaiting &&
+      held &&
+      !answeredWhileHeld &&
       seen.every((s) => s.startsWith('error:')) &&
       Number(stored.rows[0]?.n) === 0 &&
       JSON.stringify(balances) === JSON.stringify(['9.00', '9.00']);
-    return { ok, seen: { waiter, answeredWhileWaiting, outcomes: seen, stored: stored.rows[0]?.n, balances } };
+    return { ok, seen: { held, answeredWhileHeld, outcomes: seen, stored: stored.rows[0]?.n, balances } };
   } finally {
-    await locker.end();
+    pool.off('acquire', holdCommit);
   }
 }
