@@ -7,6 +7,7 @@ import type { GroupCommit } from '../db/group-commit.ts';
 import type { ChargeKind } from '../db/schema.ts';
 import { eventType } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
+import { creditShard } from '../ledger/merchant-balance.ts';
 import { type DebitMode, readBalanceUnlocked } from '../ledger/wallet-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -19,10 +20,15 @@ import { type ChargeBody, type PreparedCharge, pendingRow, prepareCharge } from 
 import { LEASE_MS, type Settlement } from './settlement.ts';
 import * as store from './store.ts';
 import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
-import { newWalletPaymentIds, type WalletFailure, walletPaymentRow, walletPaymentStatement } from './wallet-payment.ts';
+import {
+  INTERNAL_PROVIDER,
+  newWalletPaymentIds,
+  type WalletFailure,
+  walletPaymentRow,
+  walletPaymentStatement,
+  walletPayments,
+} from './wallet-payment.ts';
 
-/** Provider name of wallet payments: money moves inside Purse's own ledger. */
-const INTERNAL_PROVIDER = 'purse';
 /** Provider name of a charge no connector serves: it fails at once with provider_error. */
 const NO_PROVIDER = 'unconfigured';
 
@@ -103,15 +109,19 @@ export function createChargeService(deps: {
    */
   async function payFromWallet(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
     const base = pendingRow(auth, prepared, newId('payment'), now, INTERNAL_PROVIDER);
-    const debit: DebitMode = config.negativeControlRmwDebit
-      ? await readBalanceUnlocked(db, present(prepared.walletId, 'wallet id'))
-      : { kind: 'conditional' };
     let outcome: { failure_code: WalletFailure | null } | undefined;
     // The wallet's lane: its debits run in arrival order, and no other lane's batch locks it.
     const lane = deps.groupCommit.lane(present(prepared.walletId, 'wallet id'));
+    const ids = newWalletPaymentIds(base);
     try {
-      const result = await lane.write(walletPaymentStatement(base, newWalletPaymentIds(base), debit, lane.shard));
-      outcome = result.rows[0];
+      if (config.negativeControlRmwDebit) {
+        // The double-spend test's negative control: its own statement with the broken debit.
+        const debit: DebitMode = await readBalanceUnlocked(db, present(prepared.walletId, 'wallet id'));
+        outcome = (await lane.write(walletPaymentStatement(base, ids, debit, lane.shard))).rows[0];
+      } else {
+        // Merged with the other wallet payments of the lane's batch into one statement.
+        outcome = await lane.merge(walletPayments, { base, ids, shard: lane.shard ?? creditShard() });
+      }
     } catch (error) {
       if (isUniqueViolation(error)) return replay(auth, prepared, now);
       throw error;

@@ -1,17 +1,21 @@
 import { type RawBuilder, sql } from 'kysely';
 import { FAILURE_MESSAGES } from '../connectors/connector.ts';
+import type { MergedWrite } from '../db/group-commit.ts';
 import { eventType, eventTypeCase, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, walletAccount } from '../ledger/accounts.ts';
-import { merchantCredit } from '../ledger/merchant-balance.ts';
-import { postingCtes } from '../ledger/posting.ts';
-import { type DebitMode, walletDebit } from '../ledger/wallet-balance.ts';
+import { merchantCredit, merchantCreditEach } from '../ledger/merchant-balance.ts';
+import { postingCtes, walletPostingEachCtes } from '../ledger/posting.ts';
+import { type DebitMode, walletDebit, walletDebitEach } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
-import { walletStatusSql } from '../wallets/store.ts';
-import { deliveriesFor } from '../webhooks/store.ts';
+import { walletStatusOf, walletStatusSql } from '../wallets/store.ts';
+import { deliveriesFor, deliveriesForEach } from '../webhooks/store.ts';
 import { chargeValues, insertCharge } from './store.ts';
 import { type ChargeRow, chargeView } from './view.ts';
+
+/** Provider name of wallet payments: money moves inside Purse's own ledger. */
+export const INTERNAL_PROVIDER = 'purse';
 
 /** Why a wallet payment fails: decided inside the statement, on the locked wallet row. */
 export type WalletFailure = 'insufficient_funds' | 'wallet_inactive';
@@ -155,3 +159,147 @@ export function walletPaymentStatement(
     ), deliveries AS (${deliveriesFor(sql`evs ev`, base.merchant_id, base.callback_url, base.created_at)})
     SELECT status, failure_code FROM ins`;
 }
+
+/** A wallet payment as one item of the merged statement: the pending row, its ids, the shard it credits. */
+export interface WalletPaymentItem {
+  base: ChargeRow;
+  ids: WalletPaymentIds;
+  shard: number;
+}
+
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+/** The merged statement's input: one array parameter per column, one element per payment. */
+const INPUT: [name: string, type: string, value: (p: WalletPaymentItem) => unknown][] = [
+  ['id', 'text', (p) => p.base.id],
+  ['merchant_id', 'text', (p) => p.base.merchant_id],
+  ['reference', 'text', (p) => p.base.reference],
+  ['fingerprint', 'jsonb', (p) => json(p.base.request_fingerprint)],
+  ['amount', 'bigint', (p) => p.base.amount],
+  ['currency', 'text', (p) => p.base.currency],
+  ['method', 'jsonb', (p) => json(p.base.method)],
+  ['wallet_id', 'text', (p) => p.base.wallet_id],
+  ['customer', 'jsonb', (p) => json(p.base.customer)],
+  ['description', 'text', (p) => p.base.description],
+  ['metadata', 'jsonb', (p) => json(p.base.metadata)],
+  ['callback_url', 'text', (p) => p.base.callback_url],
+  ['livemode', 'boolean', (p) => p.base.livemode],
+  ['at', 'timestamptz', (p) => p.base.created_at.toISOString()],
+  ['shard', 'smallint', (p) => p.shard],
+  ['ltx', 'text', (p) => p.ids.ledgerTransaction],
+  ['debit_entry', 'text', (p) => p.ids.debitEntry],
+  ['credit_entry', 'text', (p) => p.ids.creditEntry],
+  ['wallet_account', 'text', (p) => walletAccount(present(p.base.wallet_id, 'wallet id'))],
+  ['merchant_account', 'text', (p) => merchantAccount(p.base.merchant_id, p.base.currency)],
+  ['created_event', 'text', (p) => p.ids.createdEvent],
+  ['final_event', 'text', (p) => p.ids.finalEvent],
+  ['created_data', 'text', (p) => eventPayload(chargeView(p.base))],
+  ['succeeded_data', 'text', (p) => eventPayload(chargeView(walletPaymentRow(p.base, null)))],
+  ['insufficient_data', 'text', (p) => eventPayload(chargeView(walletPaymentRow(p.base, 'insufficient_funds')))],
+  ['inactive_data', 'text', (p) => eventPayload(chargeView(walletPaymentRow(p.base, 'wallet_inactive')))],
+];
+
+/** Column `name` of the outcome row `o`. */
+const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
+
+/**
+ * Wallet payments as ONE statement for many (group-commit.ts MergedWrite): what
+ * walletPaymentStatement does for one payment, for each row of its array parameters. Every
+ * payment is decided on its own wallet row, and at most one per wallet is in a statement (the
+ * key), so a payment sees the debits of the earlier statements of its batch. Credits to one
+ * merchant shard are summed (an upsert changes a row once per statement). The text carries no
+ * values: compiled once, prepared once per connection.
+ */
+function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; failure_code: WalletFailure | null }> {
+  const unnest = INPUT.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  const names = INPUT.map(([name]) => name).join(', ');
+  const succeeded = sql`o.failure_code IS NULL`;
+  const charge = insertCharge(
+    {
+      id: o('id'),
+      kind: sql.lit('payment'),
+      merchant_id: o('merchant_id'),
+      reference: o('reference'),
+      request_fingerprint: o('fingerprint'),
+      status: sql`CASE WHEN ${succeeded} THEN 'succeeded' ELSE 'failed' END`,
+      amount: o('amount'),
+      currency: o('currency'),
+      method_type: sql.lit('wallet'),
+      method: o('method'),
+      wallet_id: o('wallet_id'),
+      customer: o('customer'),
+      description: o('description'),
+      metadata: o('metadata'),
+      callback_url: o('callback_url'),
+      failure_code: o('failure_code'),
+      failure_message: sql`CASE o.failure_code WHEN 'insufficient_funds' THEN ${sql.lit(FAILURE_MESSAGES.insufficient_funds)}
+        WHEN 'wallet_inactive' THEN ${sql.lit(FAILURE_MESSAGES.wallet_inactive)} END`,
+      provider: sql.lit(INTERNAL_PROVIDER),
+      livemode: o('livemode'),
+      created_at: o('at'),
+      updated_at: o('at'),
+      completed_at: o('at'),
+      expires_at: sql`NULL`,
+      lease_until: sql`NULL`,
+      next_check_at: sql`NULL`,
+    },
+    sql`outcome o`,
+  );
+  const events = insertEvents(sql`outcome o`, { merchantId: o('merchant_id'), objectId: o('id'), livemode: o('livemode'), at: o('at') }, [
+    { id: o('created_event'), type: sql.lit(eventType('payment', 'created')), payload: o('created_data') },
+    {
+      id: o('final_event'),
+      type: sql<string>`CASE WHEN ${succeeded} THEN ${sql.lit(eventType('payment', 'succeeded'))} ELSE ${sql.lit(eventType('payment', 'failed'))} END`,
+      payload: sql<string>`CASE WHEN ${succeeded} THEN o.succeeded_data WHEN o.failure_code = 'insufficient_funds' THEN o.insufficient_data
+        ELSE o.inactive_data END`,
+    },
+  ]);
+  return sql`
+    WITH input AS (SELECT * FROM unnest(${sql.raw(unnest)}) AS i(${sql.raw(names)})
+    ), debit AS (${walletDebitEach({
+      from: sql`input i`,
+      walletId: sql`i.wallet_id`,
+      merchantId: sql`i.merchant_id`,
+      amount: sql`i.amount`,
+      now: sql`i.at`,
+      returning: sql`i.id`,
+    })}
+    ), outcome AS (
+      SELECT i.*, d.balance, d.seq,
+        CASE WHEN d.id IS NOT NULL THEN NULL
+             WHEN ${walletStatusOf(sql`i.wallet_id`, sql`i.merchant_id`)} = 'active' THEN 'insufficient_funds'
+             ELSE 'wallet_inactive' END AS failure_code
+      FROM input i LEFT JOIN debit d ON d.id = i.id
+    ), ins AS (${charge}
+      RETURNING id, status, failure_code
+    ), credit AS (${merchantCreditEach({
+      from: sql`outcome o`,
+      merchantId: o('merchant_id'),
+      currency: o('currency'),
+      shard: o('shard'),
+      amount: o('amount'),
+      where: succeeded,
+    })}
+    ), ${walletPostingEachCtes({
+      from: sql`outcome o WHERE ${succeeded}`,
+      transactionId: o('ltx'),
+      merchantId: o('merchant_id'),
+      sourceType: sql.lit('payment'),
+      sourceId: o('id'),
+      at: o('at'),
+      currency: o('currency'),
+      amount: o('amount'),
+      debit: { id: o('debit_entry'), walletAccount: o('wallet_account'), balanceAfter: o('balance'), seq: o('seq') },
+      credit: { id: o('credit_entry'), account: o('merchant_account') },
+    })}, evs AS (${events}
+    ), deliveries AS (${deliveriesForEach(sql`evs ev`, { from: sql`outcome o`, on: sql`o.id = ev.object_id`, url: o('callback_url') })})
+    SELECT id, status, failure_code FROM ins`;
+}
+
+/** Wallet payments, merged in a batch: keyed by wallet, so one wallet's payments apply in arrival order. */
+export const walletPayments: MergedWrite<WalletPaymentItem, { id: string; status: string; failure_code: WalletFailure | null }> = {
+  statement: walletPaymentsStatement(),
+  columns: (items) => INPUT.map(([, , value]) => items.map(value)),
+  key: (item) => present(item.base.wallet_id, 'wallet id'),
+  id: (item) => item.base.id,
+};

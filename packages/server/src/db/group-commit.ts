@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult, RawBuilder } from 'kysely';
 import type pg from 'pg';
+import { present } from '../shared/invariant.ts';
 import type { DbHandle } from './db.ts';
 
 /**
@@ -7,8 +8,11 @@ import type { DbHandle } from './db.ts';
  * claim, a settlement, an outflow, a transfer); run alone, each pays a commit: a WAL flush and
  * a round trip of its own. Here the statements that arrive while a lane's batch is in flight
  * wait for it, and the next batch runs them in ONE transaction on one connection, in arrival
- * order, each sent as soon as the previous one is answered, then ONE commit. Self-clocking: an idle lane runs a lone statement at once, as
- * before; under load the batches grow by themselves, up to `maxBatch`.
+ * order, each sent as soon as the previous one is answered, then ONE commit. Writes that can
+ * (MergedWrite: wallet payments) go further: the batch's items of that write run as ONE
+ * multi-row statement, and a batch that is one such statement needs no transaction around it.
+ * Self-clocking: an idle lane runs a lone statement at once, as before; under load the batches
+ * grow by themselves, up to `maxBatch`.
  *
  * What each caller still gets (tests/db/group-commit.test.ts, with negative controls):
  * - its own result, and only after COMMIT has returned: nothing is answered that a crash could
@@ -38,6 +42,11 @@ export interface WriteLane {
   /** Runs `statement`; resolves with its rows once the transaction that holds it has committed. */
   write<R>(statement: RawBuilder<R>): Promise<QueryResult<R>>;
   /**
+   * Runs `item` as one row of `write`'s statement, merged with the other items of that write in
+   * the batch; resolves with the item's own returned row once the batch has committed.
+   */
+  merge<Item, Row extends { id: string }>(write: MergedWrite<Item, Row>, item: Item): Promise<Row>;
+  /**
    * The merchant-balance shard this lane's credits go to (1–15: shard 0 is the outflows'), or
    * undefined (no lanes) for a random one.
    */
@@ -55,10 +64,60 @@ export interface GroupCommitOptions {
   negativeControl?: 'no-fallback' | 'reversed' | 'answer-before-commit' | null;
 }
 
-interface Pending {
-  query: CompiledQuery;
-  resolve: (result: QueryResult<unknown>) => void;
+/**
+ * A write whose items, when several are in one batch, run as ONE statement: one round trip, one
+ * plan, one set of index insertions per table for the whole batch. The statement reads its items
+ * from array parameters ($1…$n, one array per column, one element per item: `unnest`) and returns
+ * one row per item, with the item's `id`.
+ *
+ * Two items with the same `key` (a wallet) are never in one statement: a row can be updated only
+ * once by a statement, and the later item must see the earlier one's effect. The second goes in the
+ * next statement of the same transaction, so items of one key still run in arrival order.
+ */
+export interface MergedWrite<Item, Row extends { id: string }> {
+  /** The statement text's source: only `$1`…`$n` parameters (sql.raw), no values of its own. */
+  readonly statement: RawBuilder<Row>;
+  /** The parameters for these items: one array per `$i`, in order, one element per item. */
+  columns(items: readonly Item[]): unknown[][];
+  /** Items with the same key go in separate statements, in arrival order. */
+  key(item: Item): string;
+  /** The id of the row the statement returns for this item. */
+  id(item: Item): string;
+}
+
+type Pending = {
+  resolve: (result: never) => void;
   reject: (error: unknown) => void;
+} & ({ query: CompiledQuery; merged?: undefined } | { merged: MergedWrite<unknown, { id: string }>; item: unknown; query?: undefined });
+
+/** What a batch runs, in order: a statement of its own, or the items of one merged write. */
+type Unit = { single: Pending } | { merged: MergedWrite<unknown, { id: string }>; items: Pending[]; keys: Set<string> };
+
+/**
+ * The batch as statements, in arrival order. A merged item joins the open statement of its write
+ * unless its key is already in it (then it opens the next one); any other statement closes every
+ * open one, so nothing submitted later ever runs before it.
+ */
+function planUnits(batch: Pending[]): Unit[] {
+  const units: Unit[] = [];
+  const open = new Map<MergedWrite<unknown, { id: string }>, Extract<Unit, { items: Pending[] }>>();
+  for (const item of batch) {
+    if (!item.merged) {
+      open.clear();
+      units.push({ single: item });
+      continue;
+    }
+    const key = item.merged.key(item.item);
+    let unit = open.get(item.merged);
+    if (!unit || unit.keys.has(key)) {
+      unit = { merged: item.merged, items: [], keys: new Set() };
+      open.set(item.merged, unit);
+      units.push(unit);
+    }
+    unit.items.push(item);
+    unit.keys.add(key);
+  }
+  return units;
 }
 
 const MERCHANT_SHARDS = 15;
@@ -73,6 +132,17 @@ function hashOf(key: string): number {
 const run = (client: pg.PoolClient, query: CompiledQuery): Promise<QueryResult<unknown>> =>
   client.query(query.sql, query.parameters as unknown[]).then((result) => ({ rows: result.rows }));
 
+/** Each unit's answers, in the unit's order: a statement's result, or each merged item's row. */
+async function runUnit(client: pg.PoolClient, unit: Unit, textOf: (write: MergedWrite<unknown, { id: string }>) => string) {
+  if ('single' in unit) return [await run(client, unit.single.query as CompiledQuery)];
+  const write = unit.merged;
+  const items = unit.items.map((p) => (p as Extract<Pending, { item: unknown }>).item);
+  const result = await client.query<{ id: string }>(textOf(write), write.columns(items));
+  const byId = new Map(result.rows.map((row) => [row.id, row]));
+  // A missing row is a bug of the statement's; it has run (and may have committed): never run it again.
+  return items.map((item) => byId.get(write.id(item)) ?? new Error(`merged write returned no row for ${write.id(item)}`));
+}
+
 export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options: GroupCommitOptions): GroupCommit {
   const { db, pool } = handle;
   const { maxBatch, onBatch } = options;
@@ -85,22 +155,68 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
     for (const wake of idleWaiters.splice(0)) wake();
   };
 
-  /** A statement alone, in its own implicit transaction. */
-  const runAlone = (client: pg.PoolClient, item: Pending) => run(client, item.query).then(item.resolve, item.reject);
+  /** Compiled once per merged write: its text has no values of its own. */
+  const texts = new Map<MergedWrite<unknown, { id: string }>, string>();
+  const textOf = (write: MergedWrite<unknown, { id: string }>): string => {
+    let text = texts.get(write);
+    if (text === undefined) {
+      const compiled = write.statement.compile(db);
+      if (compiled.parameters.length > 0) throw new Error('a merged write carries values of its own');
+      text = compiled.sql;
+      texts.set(write, text);
+    }
+    return text;
+  };
 
-  /** The batch on one connection: one transaction, or each alone when one of them fails. */
+  /** Answers every item of the units with its own result, in order. */
+  const answer = (units: Unit[], results: unknown[][]) => {
+    for (const [i, unit] of units.entries()) {
+      const items = 'single' in unit ? [unit.single] : unit.items;
+      for (const [j, item] of items.entries()) {
+        const result = results[i]?.[j];
+        if (result instanceof Error) item.reject(result);
+        else item.resolve(result as never);
+      }
+    }
+  };
+
+  /** A statement alone, in its own implicit transaction (a merged item: its write with one row). */
+  const runAlone = (client: pg.PoolClient, item: Pending) =>
+    runUnit(client, item.merged ? { merged: item.merged, items: [item], keys: new Set() } : { single: item }, textOf).then(
+      ([result]) => (result instanceof Error ? item.reject(result) : item.resolve(result as never)),
+      item.reject,
+    );
+
+  /**
+   * The batch on one connection: one statement (atomic by itself, no transaction around it), or
+   * one transaction, or, when one of its statements fails, each item alone.
+   */
   async function runOn(client: pg.PoolClient, batch: Pending[]): Promise<void> {
-    if (batch.length === 1) {
-      onBatch?.(1, false);
-      return runAlone(client, batch[0] as Pending);
+    const units = planUnits(batch);
+    if (units.length === 1) {
+      try {
+        answer(units, [await runUnit(client, units[0] as Unit, textOf)]);
+        onBatch?.(batch.length, false);
+        return;
+      } catch (reason) {
+        if (batch.length === 1 || control === 'no-fallback') {
+          for (const item of batch) item.reject(reason);
+          onBatch?.(batch.length, false);
+          return;
+        }
+      }
+      // One item failed the merged statement, which changed nothing: each runs again alone.
+      for (const item of batch) await runAlone(client, item);
+      onBatch?.(batch.length, true);
+      return;
     }
     await client.query('BEGIN');
-    const values: QueryResult<unknown>[] = [];
+    const results: unknown[][] = [];
     let failure: { reason: unknown } | null = null;
-    for (const item of batch) {
+    for (const unit of units) {
       try {
-        values.push(await run(client, item.query));
-        if (control === 'answer-before-commit') item.resolve(values.at(-1) as QueryResult<unknown>);
+        results.push(await runUnit(client, unit, textOf));
+        if (control === 'answer-before-commit') answer([unit], [results.at(-1) as unknown[]]);
       } catch (reason) {
         failure = { reason };
         break;
@@ -110,7 +226,7 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
       // If COMMIT fails, its fate is unknown (the connection died) or nothing was written: nobody has
       // been answered, and the caller below rejects every statement of the batch.
       await client.query('COMMIT');
-      for (const [i, item] of batch.entries()) item.resolve(values[i] as QueryResult<unknown>);
+      answer(units, results);
       onBatch?.(batch.length, false);
       return;
     }
@@ -165,14 +281,19 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
     return {
       shard: 1 + (index % MERCHANT_SHARDS),
       write<R>(statement: RawBuilder<R>): Promise<QueryResult<R>> {
-        const query = statement.compile(db);
-        inFlight++;
-        return new Promise<QueryResult<unknown>>((resolve, reject) => {
-          queue.push({ query, resolve, reject });
-          if (!running) void drain();
-        }).finally(settled) as Promise<QueryResult<R>>;
+        return submit({ query: statement.compile(db) });
+      },
+      merge<Item, Row extends { id: string }>(write: MergedWrite<Item, Row>, item: Item): Promise<Row> {
+        return submit({ merged: write as unknown as MergedWrite<unknown, { id: string }>, item });
       },
     };
+    function submit<T>(work: Pick<Pending, 'query'> | { merged: MergedWrite<unknown, { id: string }>; item: unknown }): Promise<T> {
+      inFlight++;
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ ...work, resolve, reject } as Pending);
+        if (!running) void drain();
+      }).finally(settled);
+    }
   }
 
   /** Lanes off: every statement alone on the pool, credits on a random shard (as without group commit). */
@@ -181,6 +302,16 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
     write<R>(statement: RawBuilder<R>): Promise<QueryResult<R>> {
       inFlight++;
       return statement.execute(db).finally(settled);
+    },
+    async merge<Item, Row extends { id: string }>(write: MergedWrite<Item, Row>, item: Item): Promise<Row> {
+      inFlight++;
+      try {
+        const text = textOf(write as unknown as MergedWrite<unknown, { id: string }>);
+        const result = await pool.query<Row>(text, write.columns([item]));
+        return present(result.rows[0], 'merged write row');
+      } finally {
+        settled();
+      }
     },
   };
   const lanes = Array.from({ length: options.lanes }, (_, i) => makeLane(i));

@@ -49,7 +49,8 @@ export function eventTypeCase(on: RawBuilder<unknown>, types: Record<string, Eve
 
 /** One event of an insert: its type and payload may be chosen inside the statement. */
 export interface NewEvent {
-  id: string;
+  /** The id, or an expression over `from`'s columns (a statement over many items). */
+  id: string | RawBuilder<string>;
   type: EventType | RawBuilder<string>;
   /** JSON of `{ object }` (see eventPayload), or an expression choosing one. */
   payload: string | RawBuilder<string>;
@@ -73,7 +74,7 @@ export function insertEvents(
   return sql`
     INSERT INTO events (id, merchant_id, type, object_id, data, livemode, created_at)
     ${sql.join(rows, sql` UNION ALL `)}
-    RETURNING id, type`;
+    RETURNING id, type, merchant_id, object_id, created_at`;
 }
 
 export async function findEvent(db: Db, merchantId: string, id: string) {

@@ -34,6 +34,25 @@ export function merchantCredit(p: {
       ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited`;
 }
 
+/**
+ * merchantCredit for a statement over many items: the rows of `from` that pass `where`, summed
+ * per merchant, currency and shard (an upsert may change a row only once per statement).
+ */
+export function merchantCreditEach(p: {
+  from: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  currency: RawBuilder<unknown>;
+  shard: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
+      SELECT m, c, s, sum(a)::bigint
+      FROM (SELECT ${p.merchantId} AS m, ${p.currency} AS c, ${p.shard}::smallint AS s, ${p.amount} AS a FROM ${p.from} WHERE ${p.where}) x
+      GROUP BY m, c, s
+      ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited`;
+}
+
 /** How an outflow decides: the locked row, or the negative control's unlocked read. */
 export type FundsMode = { kind: 'conditional' } | { kind: 'unlocked-read'; credited: bigint; debited: bigint };
 

@@ -50,6 +50,28 @@ export function postingCtes(p: Posting, check: Parameters<typeof assertBalanced>
     if (isWalletAccount(line.account) && !line.seq)
       throw new LedgerInvariantError(`wallet line ${line.account} without the seq of its wallet UPDATE`);
   }
+  return postingSql(p);
+}
+
+/** The CTEs of a posting whose values may all be expressions over `from`'s columns. */
+function postingSql(p: {
+  from: RawBuilder<unknown>;
+  transactionId: string | RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  sourceType: RawBuilder<unknown>;
+  sourceId: RawBuilder<unknown>;
+  at: RawBuilder<unknown>;
+  step?: 'hold' | 'final';
+  lines: {
+    id: string | RawBuilder<unknown>;
+    account: string | RawBuilder<unknown>;
+    currency: RawBuilder<unknown>;
+    amount: RawBuilder<unknown>;
+    balanceAfter: RawBuilder<unknown>;
+    seq?: RawBuilder<unknown>;
+  }[];
+}): RawBuilder<unknown> {
+  const step = p.step === 'hold' ? sql.lit('hold') : sql.lit('final');
   const entries = p.lines.map(
     (line) =>
       sql`SELECT ${line.id}, ${p.transactionId}, ${line.account}, ${line.currency}, ${line.amount}, ${line.balanceAfter}, ${p.sourceType},
@@ -58,9 +80,43 @@ export function postingCtes(p: Posting, check: Parameters<typeof assertBalanced>
   );
   return sql`ltx AS (
       INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, step, created_at)
-      SELECT ${p.transactionId}, ${p.merchantId}, ${p.sourceType}, ${p.sourceId}, ${p.step ?? 'final'}::text, ${p.at} FROM ${p.from}
+      SELECT ${p.transactionId}, ${p.merchantId}, ${p.sourceType}, ${p.sourceId}, ${step}::text, ${p.at} FROM ${p.from}
     ), entries AS (
       INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at, seq)
       ${sql.join(entries, sql` UNION ALL `)}
     )`;
+}
+
+/**
+ * The CTEs `ltx AS (…), entries AS (…)` of a statement over many items: for each row of `from`,
+ * one ledger transaction of two lines, `amount` out of the wallet account `debit` and into the
+ * account `credit`. Balanced by construction (one amount, negated once); every value is an
+ * expression over `from`'s columns, and the wallet line carries the seq of its wallet's UPDATE.
+ */
+export function walletPostingEachCtes(p: {
+  from: RawBuilder<unknown>;
+  transactionId: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  sourceType: RawBuilder<unknown>;
+  sourceId: RawBuilder<unknown>;
+  at: RawBuilder<unknown>;
+  currency: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  debit: { id: RawBuilder<unknown>; walletAccount: RawBuilder<unknown>; balanceAfter: RawBuilder<unknown>; seq: RawBuilder<unknown> };
+  credit: { id: RawBuilder<unknown>; account: RawBuilder<unknown> };
+}): RawBuilder<unknown> {
+  return postingSql({
+    ...p,
+    lines: [
+      {
+        id: p.debit.id,
+        account: p.debit.walletAccount,
+        currency: p.currency,
+        amount: sql`-(${p.amount})`,
+        balanceAfter: p.debit.balanceAfter,
+        seq: p.debit.seq,
+      },
+      { id: p.credit.id, account: p.credit.account, currency: p.currency, amount: p.amount, balanceAfter: sql`NULL` },
+    ],
+  });
 }

@@ -36,6 +36,27 @@ export function walletDebit(
 }
 
 /**
+ * walletDebit for each row of `from` (a statement over many items, group-commit.ts MergedWrite):
+ * `UPDATE wallets … FROM from … RETURNING returning, balance, seq`, the same condition on each
+ * locked row. A statement can update a row only once, so each wallet is in `from` at most once
+ * (the batcher's key); expressions may name `from`'s columns.
+ */
+export function walletDebitEach(p: {
+  from: RawBuilder<unknown>;
+  walletId: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  now: RawBuilder<unknown>;
+  returning: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`UPDATE wallets SET balance = wallets.balance - ${p.amount}, updated_at = ${p.now}
+      FROM ${p.from}
+      WHERE wallets.id = ${p.walletId} AND wallets.merchant_id = ${p.merchantId} AND wallets.status = 'active'
+        AND wallets.balance >= ${p.amount}
+      RETURNING ${p.returning}, wallets.balance, ${nextEntrySeq} AS seq`;
+}
+
+/**
  * WRONG ON PURPOSE (negative control only): the balance was read without a lock and is checked
  * here in JavaScript, then the statement writes the absolute result. Concurrent debits lose updates.
  */

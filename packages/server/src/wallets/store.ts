@@ -109,6 +109,11 @@ export function walletStatusSql(merchantId: string, walletId: string): RawBuilde
   return sql`SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId}`;
 }
 
+/** The wallet's status as a scalar subquery of expressions (NULL when the merchant has no such wallet). */
+export function walletStatusOf(walletId: RawBuilder<unknown>, merchantId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId})`;
+}
+
 /**
  * `SELECT id, status FROM wallets … FOR UPDATE`: locks the merchant's wallets `walletIds` in id
  * order, for a statement that moves money between several wallets. Every such statement locking

@@ -242,6 +242,27 @@ export function deliveriesFor(events: RawBuilder<unknown>, merchantId: string, c
 }
 
 /**
+ * deliveriesFor a statement over many objects, perhaps of several merchants: `events` is the
+ * inserted events as `ev` (id, type, merchant_id, object_id, created_at), and each object's
+ * callback URL is `callback.url`, read from `callback.from` joined `on` its event. Every value
+ * is an expression: the statement carries no values of its own (group-commit.ts MergedWrite).
+ */
+export function deliveriesForEach(
+  events: RawBuilder<unknown>,
+  callback: { from: RawBuilder<unknown>; on: RawBuilder<unknown>; url: RawBuilder<unknown> },
+): RawBuilder<unknown> {
+  const id = typeIdSql('delivery', 'ev.created_at');
+  return sql`
+    INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+    SELECT ${id}, ev.id, ev.merchant_id, e.id, e.url, 'pending', ev.created_at, ev.created_at, ev.created_at
+    FROM ${events} JOIN webhook_endpoints e
+      ON e.merchant_id = ev.merchant_id AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ev.type = ANY (e.events))
+    UNION ALL
+    SELECT ${id}, ev.id, ev.merchant_id, NULL, ${callback.url}, 'pending', ev.created_at, ev.created_at, ev.created_at
+    FROM ${events} JOIN ${callback.from} ON ${callback.on} WHERE ${callback.url} IS NOT NULL`;
+}
+
+/**
  * A test event for one endpoint: the event and its single delivery in one statement, so the
  * endpoint's own subscription list and the merchant's other endpoints play no part.
  */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
-import { GROUP_COMMIT_ENV, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder } from './group-commit.ts';
+import { GROUP_COMMIT_ENV, mergedStatement, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder } from './group-commit.ts';
 
 // A database of its own on PostgreSQL: the scenarios count batches on this app's metrics and rows by reference.
 const ready = usePrivatePostgres();
@@ -23,6 +23,12 @@ atFileEnd(async () => {
 
 test('one batch mixing a success, a replay, a reference conflict, insufficient funds and a frozen wallet: each its own outcome', async (t) => {
   const verdict = await mixedBatch(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('payments from different wallets and merchants in one statement: each its own charge, events, deliveries, posting and credit', async (t) => {
+  const verdict = await mergedStatement(app);
   t.diagnostic(JSON.stringify(verdict.seen));
   assert.ok(verdict.ok, JSON.stringify(verdict.seen));
 });

@@ -9,10 +9,11 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { ChargeBody } from '../../src/charges/prepare.ts';
+import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import type { AuthContext } from '../../src/oauth/service.ts';
 import { ApiError } from '../../src/shared/errors.ts';
 import { createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
-import { fundedWallet, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import { fundedWallet, get, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
 
 export const GROUP_COMMIT_ENV = { PURSE_GROUP_COMMIT_LANES: '1', PURSE_WORKER: 'false' };
 
@@ -110,6 +111,115 @@ export async function mixedBatch(app: TestApp): Promise<Verdict> {
   return { ok, seen: { outcomes: seen, expected, balance, batches } };
 }
 
+async function available(app: TestApp, merchant: TestMerchant): Promise<string> {
+  const res = await get(app, merchant, '/v1/balance');
+  return (
+    (res.json() as { available: { currency: string; amount: string }[] }).available.find((a) => a.currency === 'KES')?.amount ?? '0.00'
+  );
+}
+
+/**
+ * One merged statement for payments of two merchants from five wallets (distinct: one statement):
+ * each its own outcome, its own charge, both its events with the payload of its outcome, a
+ * delivery per event for the merchant's endpoint and for the payment's callback URL, a balanced
+ * posting only when it succeeded, and each merchant credited exactly its own successes.
+ */
+export async function mergedStatement(app: TestApp): Promise<Verdict> {
+  const first = await createTestMerchant(app, 'Group commit, merged A');
+  const second = await createTestMerchant(app, 'Group commit, merged B');
+  const [authA, authB] = [await authOf(app, first), await authOf(app, second)];
+  const endpoint = await post(app, first, '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/merged' });
+  if (endpoint.statusCode !== 201) return { ok: false, seen: { endpoint: endpoint.body } };
+  const [a1, a2, poor, frozen] = [
+    await fundedWallet(app, first, '50.00'),
+    await fundedWallet(app, first, '50.00'),
+    await fundedWallet(app, first, '1.00'),
+    await fundedWallet(app, first, '50.00'),
+  ];
+  const b1 = await fundedWallet(app, second, '50.00');
+  await post(app, first, `/v1/wallets/${frozen}/freeze`, {});
+  // Known wallets: no lookup in the batch.
+  for (const [auth, w] of [
+    [authA, a1],
+    [authA, a2],
+    [authA, poor],
+    [authB, b1],
+  ] as const)
+    await app.deps.services.charges.createCharge(auth, 'payment', paymentBody(w, '0.50'));
+  await app.deps.services.charges.createCharge(authA, 'payment', paymentBody(frozen, '0.50')).catch(() => {});
+  const before = { figures: await batchFigures(app), a: await available(app, first), b: await available(app, second) };
+  const charges = app.deps.services.charges;
+  const withCallback = {
+    ...paymentBody(a2, '7.25'),
+    callback_url: 'http://127.0.0.1:9/callback',
+    description: 'with callback',
+  } as ChargeBody;
+  const submitted = [
+    charges.createCharge(authA, 'payment', paymentBody(a1, '10.00')),
+    charges.createCharge(authA, 'payment', withCallback),
+    charges.createCharge(authA, 'payment', paymentBody(poor, '5.00')),
+    charges.createCharge(authB, 'payment', paymentBody(b1, '3.10')),
+    charges.createCharge(authA, 'payment', paymentBody(frozen, '1.00')),
+  ];
+  const seen = await outcomes(submitted);
+  const figures = await batchFigures(app);
+  const answers = (await Promise.all(submitted)).map((c) => c.object);
+  const details = [];
+  for (const [i, answer] of answers.entries()) {
+    const merchant = i === 3 ? second : first;
+    const stored = (await get(app, merchant, `/v1/payments/${answer.id}`)).json();
+    const events = (await get(app, merchant, `/v1/events?object_id=${answer.id}`)).json().data as {
+      id: string;
+      type: string;
+      data: { object: { status: string } };
+    }[];
+    const deliveries = await sql<{ n: string }>`SELECT count(*) AS n FROM webhook_deliveries
+      WHERE event_id IN (SELECT id FROM events WHERE object_id = ${answer.id})`.execute(app.deps.db.db);
+    const postings = await sql<{ n: string; total: string }>`SELECT count(DISTINCT t.id) AS n, coalesce(sum(e.amount), 0) AS total
+      FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id WHERE t.source_id = ${answer.id}`.execute(app.deps.db.db);
+    details.push({
+      same: JSON.stringify(stored) === JSON.stringify(answer),
+      events: events.map((e) => `${e.type}:${e.data.object.status}`).sort(),
+      finalPayload: JSON.stringify(events.find((e) => e.type !== 'payment.created')?.data.object) === JSON.stringify(answer),
+      deliveries: Number(deliveries.rows[0]?.n),
+      postings: Number(postings.rows[0]?.n),
+      postingTotal: postings.rows[0]?.total,
+    });
+  }
+  const expected = ['succeeded', 'succeeded', 'failed:insufficient_funds', 'succeeded', 'failed:wallet_inactive'];
+  const expectedDetails = [
+    { events: ['payment.created:pending', 'payment.succeeded:succeeded'], deliveries: 2, postings: 1 },
+    { events: ['payment.created:pending', 'payment.succeeded:succeeded'], deliveries: 4, postings: 1 },
+    { events: ['payment.created:pending', 'payment.failed:failed'], deliveries: 2, postings: 0 },
+    { events: ['payment.created:pending', 'payment.succeeded:succeeded'], deliveries: 0, postings: 1 },
+    { events: ['payment.created:pending', 'payment.failed:failed'], deliveries: 2, postings: 0 },
+  ];
+  const after = { a: await available(app, first), b: await available(app, second) };
+  const credited = { a: (Number(after.a) - Number(before.a)).toFixed(2), b: (Number(after.b) - Number(before.b)).toFixed(2) };
+  const ledger = await verifyLedger(app.deps.db.db);
+  const batch = {
+    batches: figures.committed.batches - before.figures.committed.batches,
+    statements: figures.committed.statements - before.figures.committed.statements,
+    fellBack: figures.fellBack.batches - before.figures.fellBack.batches,
+  };
+  const ok =
+    JSON.stringify(seen) === JSON.stringify(expected) &&
+    details.every(
+      (d, i) =>
+        d.same &&
+        d.finalPayload &&
+        d.postingTotal === '0' &&
+        JSON.stringify({ events: d.events, deliveries: d.deliveries, postings: d.postings }) === JSON.stringify(expectedDetails[i]),
+    ) &&
+    credited.a === '17.25' &&
+    credited.b === '3.10' &&
+    isHealthy(ledger) &&
+    batch.batches === 1 &&
+    batch.statements === 5 &&
+    batch.fellBack === 0;
+  return { ok, seen: { outcomes: seen, details, credited, batch, ledger: isHealthy(ledger) } };
+}
+
 /** One batch of payments from one wallet: applied in arrival order against the running balance. */
 export async function sameWalletInOrder(app: TestApp): Promise<Verdict> {
   const merchant = await createTestMerchant(app, 'Group commit, one wallet');
@@ -135,17 +245,19 @@ export async function sameWalletInOrder(app: TestApp): Promise<Verdict> {
 
 /**
  * No answer before COMMIT, and a batch that dies with its connection leaves nothing: a batch of
- * two payments whose COMMIT this scenario holds back (on the pool's connection, so on either
- * database); while it is held both statements have run but neither may be answered; then the
- * connection "dies": the transaction is rolled back and COMMIT fails as a lost connection does.
- * Both fail, neither is stored, no money moved.
+ * two payments from one wallet (two statements, the second after the first: a transaction) whose
+ * COMMIT this scenario holds back (on the pool's connection, so on either database); while it is
+ * held both statements have run but neither may be answered; then the connection "dies": the
+ * transaction is rolled back and COMMIT fails as a lost connection does. Both fail, neither is
+ * stored, no money moved. (A batch of payments from different wallets is one statement, atomic
+ * by itself, with no COMMIT of its own to hold.)
  */
 export async function noAnswerBeforeCommit(app: TestApp): Promise<Verdict> {
   const merchant = await createTestMerchant(app, 'Group commit, commit');
   const auth = await authOf(app, merchant);
-  const wallets = [await fundedWallet(app, merchant, '10.00'), await fundedWallet(app, merchant, '10.00')];
+  const wallet = await fundedWallet(app, merchant, '10.00');
   const charges = app.deps.services.charges;
-  for (const w of wallets) await charges.createCharge(auth, 'payment', paymentBody(w, '1.00'));
+  await charges.createCharge(auth, 'payment', paymentBody(wallet, '1.00'));
 
   let armed = true;
   let loseConnection: (() => void) | null = null;
@@ -169,8 +281,8 @@ export async function noAnswerBeforeCommit(app: TestApp): Promise<Verdict> {
   try {
     const references = [uniqueRef('gc-a'), uniqueRef('gc-b')];
     let answered = false;
-    const submitted = wallets.map((w, i) =>
-      charges.createCharge(auth, 'payment', paymentBody(w, '2.00', references[i])).finally(() => {
+    const submitted = references.map((reference) =>
+      charges.createCharge(auth, 'payment', paymentBody(wallet, '2.00', reference)).finally(() => {
         answered = true;
       }),
     );
@@ -184,14 +296,10 @@ export async function noAnswerBeforeCommit(app: TestApp): Promise<Verdict> {
     const stored = await sql<{ n: string }>`SELECT count(*) AS n FROM charges WHERE reference IN (${sql.join(references)})`.execute(
       app.deps.db.db,
     );
-    const balances = [await walletBalance(app, merchant, wallets[0] as string), await walletBalance(app, merchant, wallets[1] as string)];
+    const balance = await walletBalance(app, merchant, wallet);
     const ok =
-      held &&
-      !answeredWhileHeld &&
-      seen.every((s) => s.startsWith('error:')) &&
-      Number(stored.rows[0]?.n) === 0 &&
-      JSON.stringify(balances) === JSON.stringify(['9.00', '9.00']);
-    return { ok, seen: { held, answeredWhileHeld, outcomes: seen, stored: stored.rows[0]?.n, balances } };
+      held && !answeredWhileHeld && seen.every((s) => s.startsWith('error:')) && Number(stored.rows[0]?.n) === 0 && balance === '9.00';
+    return { ok, seen: { held, answeredWhileHeld, outcomes: seen, stored: stored.rows[0]?.n, balance } };
   } finally {
     pool.off('acquire', holdCommit);
   }
