@@ -440,7 +440,9 @@ async function startPurse(run: Run): Promise<Purse> {
   const servers: Spawned[] = [];
   for (let i = 0; i < run.opts.workers; i++) {
     const port = await freePort();
-    const server = startChild(`purse-${i + 1}`, process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    // PURSE_BENCH_NODE_FLAGS: extra Node flags for Purse's processes (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+    const flags = (process.env.PURSE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const server = startChild(`purse-${i + 1}`, process.execPath, [...flags, '--import', 'tsx', 'packages/server/src/main.ts'], {
       cwd: ROOT,
       env: { ...run.purseEnv, PORT: String(port) },
       logFile: join(LOGS, `purse-${i + 1}.log`),

@@ -76,7 +76,7 @@ export function createChargeService(deps: {
     const target = config.negativeControlNoReferenceIndex ? 'none (negative control)' : 'reference';
     if (!failureCode) {
       return store.claimCharge(
-        deps.groupCommit.lane(auth.merchantId),
+        deps.groupCommit.lane(store.chargeLaneKey(pending)),
         pending,
         [{ id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) }],
         target,
@@ -92,7 +92,7 @@ export function createChargeService(deps: {
       next_check_at: null,
     };
     return store.claimCharge(
-      deps.groupCommit.lane(auth.merchantId),
+      deps.groupCommit.lane(store.chargeLaneKey(pending)),
       failedRow,
       [
         { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },

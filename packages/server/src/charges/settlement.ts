@@ -59,8 +59,8 @@ export function createSettlement(deps: {
       lease_until: null,
       next_check_at: null,
     };
-    // A top-up credits its wallet: the wallet's lane. A payment credits the merchant's funds.
-    const lane = deps.groupCommit.lane(charge.kind === 'topup' ? present(charge.wallet_id, 'top-up wallet') : charge.merchant_id);
+    // A top-up credits its wallet: the wallet's lane. A payment credits the merchant's funds on its lane's shard.
+    const lane = deps.groupCommit.lane(charge.kind === 'topup' ? present(charge.wallet_id, 'top-up wallet') : store.chargeLaneKey(charge));
     const updated = await store.completeCharge(lane, {
       charge,
       status: outcome.status,

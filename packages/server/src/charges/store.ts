@@ -1,19 +1,19 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
-import type { WriteLane } from '../db/group-commit.ts';
+import { type MergedColumn, type MergedWrite, mergedInput, type WriteLane } from '../db/group-commit.ts';
 import * as queue from '../db/pending-queue.ts';
 import type { ChargeKind, ChargeStatus, MethodType } from '../db/schema.ts';
 import { lateOutcome, type ProviderFinalOutcome, recordLateOutcome as writeLateOutcome } from '../events/late-outcome.ts';
 import { eventType, insertEvents, type NewEvent } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, providerAccount, walletAccount } from '../ledger/accounts.ts';
-import { merchantCredit } from '../ledger/merchant-balance.ts';
-import { postingCtes } from '../ledger/posting.ts';
-import { walletCredit } from '../ledger/wallet-balance.ts';
+import { creditShard, merchantCreditEach } from '../ledger/merchant-balance.ts';
+import { nextEntrySeq, postingEachCtes } from '../ledger/posting.ts';
+import { walletCreditEach } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
-import { deliveriesFor } from '../webhooks/store.ts';
+import { deliveriesFor, deliveriesForEach } from '../webhooks/store.ts';
 import { type ChargeRow, chargeView } from './view.ts';
 
 /** Every column a new charge is written with, and its type, for the statements that insert one. */
@@ -97,12 +97,26 @@ export function chargeValues(row: ChargeRow): ChargeValues {
  * reference is taken: ON CONFLICT DO NOTHING lets the unique index decide, and then no event
  * is written either.
  */
+/**
+ * The group-commit lane of a charge's claim and, for a payment, its settlement: by reference, so
+ * one merchant's charges spread over every lane (they share no row but their merchant's balance,
+ * which each lane credits on a shard of its own), while two requests for one reference meet in one
+ * lane, in arrival order, and never wait on each other's uncommitted row across lanes.
+ */
+export const chargeLaneKey = (charge: { merchant_id: string; kind: string; reference: string }): string =>
+  `${charge.merchant_id}/${charge.kind}/${charge.reference}`;
+
 export async function claimCharge(
   lane: WriteLane,
   row: ChargeRow,
   events: NewEvent[],
   conflictTarget: 'reference' | 'none (negative control)' = 'reference',
 ): Promise<ChargeRow | undefined> {
+  const [only] = events;
+  if (conflictTarget === 'reference' && only && events.length === 1 && typeof only.id === 'string' && typeof only.type === 'string') {
+    // The usual claim (a pending charge, its created event): merged with the batch's other claims.
+    return lane.merge(claims, { values: chargeValues(row), event: { id: only.id, type: only.type, payload: String(only.payload) } });
+  }
   const target = conflictTarget === 'reference' ? sql`(merchant_id, kind, reference)` : sql``;
   const result = await lane.write(sql<ChargeRow>`
     WITH ins AS (
@@ -127,47 +141,6 @@ export interface Completion {
   payload: string;
 }
 
-/** Money in from the provider: to the merchant's funds (payment) or to the wallet (top-up). */
-function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder<unknown> {
-  const amount = BigInt(charge.amount);
-  const source = providerAccount(charge.provider, charge.method_type, charge.currency);
-  const target =
-    charge.kind === 'payment'
-      ? merchantAccount(charge.merchant_id, charge.currency)
-      : walletAccount(present(charge.wallet_id, 'top-up wallet_id'));
-  const line = (account: string, amountSql: RawBuilder<unknown>, balanceAfter: RawBuilder<unknown>, seq?: RawBuilder<unknown>) => ({
-    id: newEntryId(account),
-    account,
-    currency: sql`fin.currency`,
-    amount: amountSql,
-    balanceAfter,
-    ...(seq ? { seq } : {}),
-  });
-  return postingCtes(
-    {
-      from: sql`fin WHERE fin.status = 'succeeded'`,
-      transactionId: newId('ledgerTransaction'),
-      merchantId: sql`fin.merchant_id`,
-      sourceType: sql`fin.kind`,
-      sourceId: sql`fin.id`,
-      at,
-      lines: [
-        line(source, sql`-fin.amount`, sql`NULL`),
-        line(
-          target,
-          sql`fin.amount`,
-          sql`(SELECT balance FROM credit)`,
-          charge.kind === 'topup' ? sql`(SELECT seq FROM credit)` : undefined,
-        ),
-      ],
-    },
-    [
-      { account: source, currency: charge.currency, amount: -amount },
-      { account: target, currency: charge.currency, amount },
-    ],
-  );
-}
-
 /**
  * pending → final in ONE statement: the status change (only from pending: a final state never
  * changes), on success the balanced posting from the provider's account (a top-up's wallet
@@ -176,36 +149,21 @@ function providerPosting(charge: ChargeRow, at: RawBuilder<unknown>): RawBuilder
  */
 export async function completeCharge(lane: WriteLane, p: Completion): Promise<ChargeRow | undefined> {
   const { charge } = p;
-  const now = sql`${p.now}::timestamptz`;
-  const credit = walletCredit({
-    from: sql`fin`,
-    walletId: sql`fin.wallet_id`,
-    amount: sql`fin.amount`,
-    where: sql`fin.kind = 'topup' AND fin.status = 'succeeded'`,
-    now: p.now,
+  const source = providerAccount(charge.provider, charge.method_type, charge.currency);
+  const target =
+    charge.kind === 'payment'
+      ? merchantAccount(charge.merchant_id, charge.currency)
+      : walletAccount(present(charge.wallet_id, 'top-up wallet_id'));
+  return lane.merge(completions, {
+    p,
+    eventId: newId('event'),
+    ledgerTransaction: newId('ledgerTransaction'),
+    outEntry: newEntryId(source),
+    inEntry: newEntryId(target),
+    outAccount: source,
+    inAccount: target,
+    shard: lane.shard ?? creditShard(),
   });
-  const event = { id: newId('event'), type: eventType(charge.kind, p.status), payload: p.payload };
-  const fin = { merchantId: sql`fin.merchant_id`, objectId: sql`fin.id`, livemode: sql`fin.livemode`, at: now };
-  const result = await lane.write(sql<ChargeRow>`
-    WITH fin AS (
-      UPDATE charges SET status = ${p.status}, failure_code = ${p.failureCode}, failure_message = ${p.failureMessage},
-        provider_reference = coalesce(${p.providerReference}::text, provider_reference),
-        completed_at = ${now}, updated_at = ${now}, lease_until = NULL, next_check_at = NULL
-      WHERE id = ${charge.id} AND status = 'pending'
-      RETURNING *
-    ), credit AS (${credit}
-    ), funds AS (${merchantCredit({
-      from: sql`fin`,
-      merchantId: sql`fin.merchant_id`,
-      currency: sql`fin.currency`,
-      amount: sql`fin.amount`,
-      where: sql`fin.kind = 'payment' AND fin.status = 'succeeded'`,
-      shard: lane.shard,
-    })}
-    ), ${providerPosting(charge, now)}, evs AS (${insertEvents(sql`fin`, fin, [event])}
-    ), deliveries AS (${deliveriesFor(sql`evs ev`, charge.merchant_id, charge.callback_url, p.now)})
-    SELECT * FROM fin`);
-  return result.rows[0];
 }
 
 export async function findChargeByReference(db: Db, merchantId: string, kind: ChargeKind, reference: string) {
@@ -342,3 +300,146 @@ export async function readRefundedUnlocked(db: Db, paymentId: string): Promise<R
   const row = await db.selectFrom('charges').select('amount_refunded').where('id', '=', paymentId).executeTakeFirst();
   return { kind: 'unlocked-read', amountRefunded: BigInt(row?.amount_refunded ?? '0') };
 }
+
+/** A claim merged with others (claimCharge): the new charge's column values and its created event. */
+interface ClaimItem {
+  values: ChargeValues;
+  event: { id: string; type: string; payload: string };
+}
+
+const CLAIM_INPUT = mergedInput<ClaimItem>([
+  ...(Object.entries(CHARGE_COLUMNS) as [keyof typeof CHARGE_COLUMNS, string][]).map(
+    ([column, type]): MergedColumn<ClaimItem> => [
+      column,
+      type,
+      (item) => {
+        const value = item.values[column];
+        return value instanceof Date ? value.toISOString() : value;
+      },
+    ],
+  ),
+  ['event_id', 'text', (item) => item.event.id],
+  ['event_type', 'text', (item) => item.event.type],
+  ['event_data', 'text', (item) => item.event.payload],
+]);
+
+/**
+ * Claims as ONE statement for many (group-commit.ts MergedWrite): each pending charge with its
+ * created event and deliveries; a reference already taken inserts nothing and has no row
+ * (answered undefined, as claimCharge's own statement). Keyed by reference: two claims of one
+ * reference are never in one statement.
+ */
+const claims: MergedWrite<ClaimItem, ChargeRow> = {
+  name: 'claims',
+  statement: sql<ChargeRow>`
+    WITH input AS (${CLAIM_INPUT.select}
+    ), ins AS (
+      ${insertCharge(Object.fromEntries(Object.keys(CHARGE_COLUMNS).map((c) => [c, sql.ref(`i.${c}`)])) as ChargeValues, sql`input i`)}
+      ON CONFLICT (merchant_id, kind, reference) DO NOTHING
+      RETURNING *
+    ), evs AS (${insertEvents(
+      sql`ins JOIN input i ON i.id = ins.id`,
+      { merchantId: sql`ins.merchant_id`, objectId: sql`ins.id`, livemode: sql`ins.livemode`, at: sql`ins.created_at` },
+      [{ id: sql<string>`i.event_id`, type: sql<string>`i.event_type`, payload: sql<string>`i.event_data` }],
+    )}
+    ), deliveries AS (${deliveriesForEach(sql`evs ev`, { from: sql`ins c`, on: sql`c.id = ev.object_id`, url: sql`c.callback_url` })})
+    SELECT * FROM ins`,
+  columns: CLAIM_INPUT.parameters,
+  key: (item) => chargeLaneKey(item.values as { merchant_id: string; kind: string; reference: string }),
+  id: (item) => String(item.values.id),
+  optional: true,
+};
+
+/** A completion merged with others (completeCharge): what to write, and the ids and accounts of its posting. */
+interface CompletionItem {
+  p: Completion;
+  eventId: string;
+  ledgerTransaction: string;
+  outEntry: string;
+  inEntry: string;
+  outAccount: string;
+  inAccount: string;
+  shard: number;
+}
+
+const COMPLETION_INPUT = mergedInput<CompletionItem>([
+  ['id', 'text', (c) => c.p.charge.id],
+  ['status', 'text', (c) => c.p.status],
+  ['failure_code', 'text', (c) => c.p.failureCode],
+  ['failure_message', 'text', (c) => c.p.failureMessage],
+  ['provider_reference', 'text', (c) => c.p.providerReference],
+  ['at', 'timestamptz', (c) => c.p.now.toISOString()],
+  ['event_id', 'text', (c) => c.eventId],
+  ['event_type', 'text', (c) => eventType(c.p.charge.kind, c.p.status)],
+  ['event_data', 'text', (c) => c.p.payload],
+  ['ltx', 'text', (c) => c.ledgerTransaction],
+  ['out_entry', 'text', (c) => c.outEntry],
+  ['in_entry', 'text', (c) => c.inEntry],
+  ['out_account', 'text', (c) => c.outAccount],
+  ['in_account', 'text', (c) => c.inAccount],
+  ['shard', 'smallint', (c) => c.shard],
+] satisfies MergedColumn<CompletionItem>[]);
+
+/**
+ * Completions as ONE statement for many: what completeCharge's own statement does, for each row.
+ * Only a pending charge changes (no row otherwise: answered undefined). A top-up credits its
+ * wallet (one per wallet per statement: the key); payments credit their merchant's shard, summed.
+ */
+const completions: MergedWrite<CompletionItem, ChargeRow> = {
+  name: 'completions',
+  statement: sql<ChargeRow>`
+    WITH input AS (${COMPLETION_INPUT.select}
+    ), fin AS (
+      UPDATE charges SET status = i.status, failure_code = i.failure_code, failure_message = i.failure_message,
+        provider_reference = coalesce(i.provider_reference, charges.provider_reference),
+        completed_at = i.at, updated_at = i.at, lease_until = NULL, next_check_at = NULL
+      FROM input i
+      WHERE charges.id = i.id AND charges.status = 'pending'
+      RETURNING charges.*
+    ), f AS (
+      SELECT fin.*, i.at, i.event_id, i.event_type, i.event_data, i.ltx, i.out_entry, i.in_entry, i.out_account, i.in_account, i.shard
+      FROM fin JOIN input i ON i.id = fin.id
+    ), credit AS (${walletCreditEach({
+      from: sql`f`,
+      walletId: sql`f.wallet_id`,
+      amount: sql`f.amount`,
+      where: sql`f.kind = 'topup' AND f.status = 'succeeded'`,
+      now: sql`f.at`,
+      returning: sql`f.id`,
+    })}
+    ), funds AS (${merchantCreditEach({
+      from: sql`f`,
+      merchantId: sql`f.merchant_id`,
+      currency: sql`f.currency`,
+      shard: sql`f.shard`,
+      amount: sql`f.amount`,
+      where: sql`f.kind = 'payment' AND f.status = 'succeeded'`,
+    })}
+    ), ${postingEachCtes({
+      from: sql`f LEFT JOIN credit c ON c.id = f.id WHERE f.status = 'succeeded'`,
+      transactionId: sql`f.ltx`,
+      merchantId: sql`f.merchant_id`,
+      sourceType: sql`f.kind`,
+      sourceId: sql`f.id`,
+      at: sql`f.at`,
+      currency: sql`f.currency`,
+      amount: sql`f.amount`,
+      out: { id: sql`f.out_entry`, account: sql`f.out_account`, balanceAfter: sql`NULL`, seq: 'not a wallet line' },
+      // A top-up's line is its wallet's: the seq its UPDATE drew. A payment's draws its own.
+      in: {
+        id: sql`f.in_entry`,
+        account: sql`f.in_account`,
+        balanceAfter: sql`c.balance`,
+        seq: sql`CASE WHEN f.kind = 'topup' THEN c.seq ELSE ${nextEntrySeq} END`,
+      },
+    })}, evs AS (${insertEvents(sql`f`, { merchantId: sql`f.merchant_id`, objectId: sql`f.id`, livemode: sql`f.livemode`, at: sql`f.at` }, [
+      { id: sql<string>`f.event_id`, type: sql<string>`f.event_type`, payload: sql<string>`f.event_data` },
+    ])}
+    ), deliveries AS (${deliveriesForEach(sql`evs ev`, { from: sql`f`, on: sql`f.id = ev.object_id`, url: sql`f.callback_url` })})
+    SELECT * FROM fin`,
+  columns: COMPLETION_INPUT.parameters,
+  // A top-up credits its wallet: once per wallet per statement. A payment touches only its own row.
+  key: (item) => (item.p.charge.kind === 'topup' ? present(item.p.charge.wallet_id, 'top-up wallet') : item.p.charge.id),
+  id: (item) => item.p.charge.id,
+  optional: true,
+};

@@ -1,11 +1,11 @@
 import { type RawBuilder, sql } from 'kysely';
 import { FAILURE_MESSAGES } from '../connectors/connector.ts';
-import type { MergedWrite } from '../db/group-commit.ts';
+import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
 import { eventType, eventTypeCase, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, walletAccount } from '../ledger/accounts.ts';
 import { merchantCredit, merchantCreditEach } from '../ledger/merchant-balance.ts';
-import { postingCtes, walletPostingEachCtes } from '../ledger/posting.ts';
+import { postingCtes, postingEachCtes } from '../ledger/posting.ts';
 import { type DebitMode, walletDebit, walletDebitEach } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
@@ -170,7 +170,7 @@ export interface WalletPaymentItem {
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 /** The merged statement's input: one array parameter per column, one element per payment. */
-const INPUT: [name: string, type: string, value: (p: WalletPaymentItem) => unknown][] = [
+const INPUT = mergedInput<WalletPaymentItem>([
   ['id', 'text', (p) => p.base.id],
   ['merchant_id', 'text', (p) => p.base.merchant_id],
   ['reference', 'text', (p) => p.base.reference],
@@ -197,7 +197,7 @@ const INPUT: [name: string, type: string, value: (p: WalletPaymentItem) => unkno
   ['succeeded_data', 'text', (p) => eventPayload(chargeView(walletPaymentRow(p.base, null)))],
   ['insufficient_data', 'text', (p) => eventPayload(chargeView(walletPaymentRow(p.base, 'insufficient_funds')))],
   ['inactive_data', 'text', (p) => eventPayload(chargeView(walletPaymentRow(p.base, 'wallet_inactive')))],
-];
+] satisfies MergedColumn<WalletPaymentItem>[]);
 
 /** Column `name` of the outcome row `o`. */
 const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
@@ -211,8 +211,6 @@ const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
  * values: compiled once, prepared once per connection.
  */
 function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; failure_code: WalletFailure | null }> {
-  const unnest = INPUT.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  const names = INPUT.map(([name]) => name).join(', ');
   const succeeded = sql`o.failure_code IS NULL`;
   const charge = insertCharge(
     {
@@ -255,7 +253,7 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
     },
   ]);
   return sql`
-    WITH input AS (SELECT * FROM unnest(${sql.raw(unnest)}) AS i(${sql.raw(names)})
+    WITH input AS (${INPUT.select}
     ), debit AS (${walletDebitEach({
       from: sql`input i`,
       walletId: sql`i.wallet_id`,
@@ -280,7 +278,7 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
       amount: o('amount'),
       where: succeeded,
     })}
-    ), ${walletPostingEachCtes({
+    ), ${postingEachCtes({
       from: sql`outcome o WHERE ${succeeded}`,
       transactionId: o('ltx'),
       merchantId: o('merchant_id'),
@@ -289,8 +287,8 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
       at: o('at'),
       currency: o('currency'),
       amount: o('amount'),
-      debit: { id: o('debit_entry'), walletAccount: o('wallet_account'), balanceAfter: o('balance'), seq: o('seq') },
-      credit: { id: o('credit_entry'), account: o('merchant_account') },
+      out: { id: o('debit_entry'), account: o('wallet_account'), balanceAfter: o('balance'), seq: o('seq') },
+      in: { id: o('credit_entry'), account: o('merchant_account'), balanceAfter: sql`NULL`, seq: 'not a wallet line' },
     })}, evs AS (${events}
     ), deliveries AS (${deliveriesForEach(sql`evs ev`, { from: sql`outcome o`, on: sql`o.id = ev.object_id`, url: o('callback_url') })})
     SELECT id, status, failure_code FROM ins`;
@@ -298,8 +296,9 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
 
 /** Wallet payments, merged in a batch: keyed by wallet, so one wallet's payments apply in arrival order. */
 export const walletPayments: MergedWrite<WalletPaymentItem, { id: string; status: string; failure_code: WalletFailure | null }> = {
+  name: 'wallet payments',
   statement: walletPaymentsStatement(),
-  columns: (items) => INPUT.map(([, , value]) => items.map(value)),
+  columns: INPUT.parameters,
   key: (item) => present(item.base.wallet_id, 'wallet id'),
   id: (item) => item.base.id,
 };

@@ -1,4 +1,4 @@
-import type { CompiledQuery, QueryResult, RawBuilder } from 'kysely';
+import { type CompiledQuery, type QueryResult, type RawBuilder, sql } from 'kysely';
 import type pg from 'pg';
 import { present } from '../shared/invariant.ts';
 import type { DbHandle } from './db.ts';
@@ -75,6 +75,8 @@ export interface GroupCommitOptions {
  * next statement of the same transaction, so items of one key still run in arrival order.
  */
 export interface MergedWrite<Item, Row extends { id: string }> {
+  /** Named in the statement's leading comment (logs, pg_stat_activity). Letters and spaces. */
+  readonly name: string;
   /** The statement text's source: only `$1`…`$n` parameters (sql.raw), no values of its own. */
   readonly statement: RawBuilder<Row>;
   /** The parameters for these items: one array per `$i`, in order, one element per item. */
@@ -83,6 +85,24 @@ export interface MergedWrite<Item, Row extends { id: string }> {
   key(item: Item): string;
   /** The id of the row the statement returns for this item. */
   id(item: Item): string;
+  /** An item may have no row (ON CONFLICT DO NOTHING, a condition): it is answered undefined. */
+  readonly optional?: boolean;
+}
+
+/** A column of a merged statement's input: its name, its SQL type, its value for an item. */
+export type MergedColumn<Item> = readonly [name: string, type: string, value: (item: Item) => unknown];
+
+/**
+ * The input of a merged statement: `SELECT * FROM unnest($1::type[], …) AS i(name, …)`, one row
+ * per item, and the parameters for a list of items (one array per column, in order).
+ */
+export function mergedInput<Item>(columns: readonly MergedColumn<Item>[]) {
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  const names = columns.map(([name]) => name).join(', ');
+  return {
+    select: sql.raw(`SELECT * FROM unnest(${arrays}) AS i(${names})`),
+    parameters: (items: readonly Item[]): unknown[][] => columns.map(([, , value]) => items.map(value)),
+  };
 }
 
 type Pending = {
@@ -139,8 +159,10 @@ async function runUnit(client: pg.PoolClient, unit: Unit, textOf: (write: Merged
   const items = unit.items.map((p) => (p as Extract<Pending, { item: unknown }>).item);
   const result = await client.query<{ id: string }>(textOf(write), write.columns(items));
   const byId = new Map(result.rows.map((row) => [row.id, row]));
-  // A missing row is a bug of the statement's; it has run (and may have committed): never run it again.
-  return items.map((item) => byId.get(write.id(item)) ?? new Error(`merged write returned no row for ${write.id(item)}`));
+  // A missing row (not optional) is a bug of the statement's; it has run (and may have committed): never run it again.
+  return items.map(
+    (item) => byId.get(write.id(item)) ?? (write.optional ? undefined : new Error(`merged write returned no row for ${write.id(item)}`)),
+  );
 }
 
 export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options: GroupCommitOptions): GroupCommit {
@@ -162,7 +184,7 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
     if (text === undefined) {
       const compiled = write.statement.compile(db);
       if (compiled.parameters.length > 0) throw new Error('a merged write carries values of its own');
-      text = compiled.sql;
+      text = `/* ${write.name.replace(/[^a-z ]/gi, '')} */ ${compiled.sql}`;
       texts.set(write, text);
     }
     return text;
@@ -308,7 +330,7 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
       try {
         const text = textOf(write as unknown as MergedWrite<unknown, { id: string }>);
         const result = await pool.query<Row>(text, write.columns([item]));
-        return present(result.rows[0], 'merged write row');
+        return write.optional ? (result.rows[0] as Row) : present(result.rows[0], 'merged write row');
       } finally {
         settled();
       }

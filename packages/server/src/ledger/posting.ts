@@ -87,13 +87,24 @@ function postingSql(p: {
     )`;
 }
 
+/** One line of postingEachCtes: expressions over the rows; `seq` is required of a wallet's line. */
+export interface EachLine {
+  id: RawBuilder<unknown>;
+  account: RawBuilder<unknown>;
+  balanceAfter: RawBuilder<unknown>;
+  /**
+   * The seq its wallet UPDATE drew, for a line that is (or may be, row by row) a wallet's; 'not a
+   * wallet line' draws it when inserted.
+   */
+  seq: RawBuilder<unknown> | 'not a wallet line';
+}
+
 /**
  * The CTEs `ltx AS (…), entries AS (…)` of a statement over many items: for each row of `from`,
- * one ledger transaction of two lines, `amount` out of the wallet account `debit` and into the
- * account `credit`. Balanced by construction (one amount, negated once); every value is an
- * expression over `from`'s columns, and the wallet line carries the seq of its wallet's UPDATE.
+ * one ledger transaction of two lines, `amount` out of `out` and into `in`. Balanced by
+ * construction (one amount, negated once); every value is an expression over `from`'s columns.
  */
-export function walletPostingEachCtes(p: {
+export function postingEachCtes(p: {
   from: RawBuilder<unknown>;
   transactionId: RawBuilder<unknown>;
   merchantId: RawBuilder<unknown>;
@@ -102,21 +113,16 @@ export function walletPostingEachCtes(p: {
   at: RawBuilder<unknown>;
   currency: RawBuilder<unknown>;
   amount: RawBuilder<unknown>;
-  debit: { id: RawBuilder<unknown>; walletAccount: RawBuilder<unknown>; balanceAfter: RawBuilder<unknown>; seq: RawBuilder<unknown> };
-  credit: { id: RawBuilder<unknown>; account: RawBuilder<unknown> };
+  out: EachLine;
+  in: EachLine;
 }): RawBuilder<unknown> {
-  return postingSql({
-    ...p,
-    lines: [
-      {
-        id: p.debit.id,
-        account: p.debit.walletAccount,
-        currency: p.currency,
-        amount: sql`-(${p.amount})`,
-        balanceAfter: p.debit.balanceAfter,
-        seq: p.debit.seq,
-      },
-      { id: p.credit.id, account: p.credit.account, currency: p.currency, amount: p.amount, balanceAfter: sql`NULL` },
-    ],
+  const line = (l: EachLine, amount: RawBuilder<unknown>) => ({
+    id: l.id,
+    account: l.account,
+    currency: p.currency,
+    amount,
+    balanceAfter: l.balanceAfter,
+    ...(l.seq === 'not a wallet line' ? {} : { seq: l.seq }),
   });
+  return postingSql({ ...p, lines: [line(p.out, sql`-(${p.amount})`), line(p.in, p.amount)] });
 }

@@ -57,6 +57,23 @@ export function walletDebitEach(p: {
 }
 
 /**
+ * walletCredit for a statement over many items: each row of `from` that passes `where` credits its
+ * wallet, at most one row per wallet (the batcher's key). RETURNING `returning`, balance, seq.
+ */
+export function walletCreditEach(p: {
+  from: RawBuilder<unknown>;
+  walletId: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  now: RawBuilder<unknown>;
+  returning: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`UPDATE wallets SET balance = wallets.balance + ${p.amount}, updated_at = ${p.now}
+      FROM ${p.from} WHERE wallets.id = ${p.walletId} AND ${p.where}
+      RETURNING ${p.returning}, wallets.balance, ${nextEntrySeq} AS seq`;
+}
+
+/**
  * WRONG ON PURPOSE (negative control only): the balance was read without a lock and is checked
  * here in JavaScript, then the statement writes the absolute result. Concurrent debits lose updates.
  */

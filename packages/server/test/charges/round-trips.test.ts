@@ -89,15 +89,16 @@ test('round trips: a wallet payment, a card claim with its settlement, a mobile-
 
   // Wallet: ONE statement for the debit, charge, posting, events and deliveries. The wallet's
   // merchant and currency were read once (by the top-up) and are remembered: no lookup.
-  matches(walletPayment, [/^WITH /]);
+  matches(walletPayment, [/^\/\* wallet payments \*\/ WITH input AS/]);
   // Transfer: the destination's first lookup (the source is known), then ONE statement for the
   // locks, debit, credit, transfer, posting, event and deliveries.
   matches(transfer, [/^select .* from "wallets"/, /^WITH locked AS \(SELECT id, status FROM wallets/]);
   // Card: the claim (charge, event, deliveries), the sandbox provider's own books, then ONE
-  // statement for the final status, the posting, the event and its deliveries.
-  matches(card, [/^WITH ins AS \( INSERT INTO charges/, /sandbox_provider_charges/, /^WITH fin AS \( UPDATE charges/]);
+  // statement for the final status, the posting, the event and its deliveries. Both are merged
+  // writes: under load, one statement for all the claims (completions) of a batch.
+  matches(card, [/^\/\* claims \*\/ WITH input AS/, /sandbox_provider_charges/, /^\/\* completions \*\/ WITH input AS/]);
   // Mobile money: the claim, the sandbox provider's books, then the provider's acceptance.
-  matches(mobile, [/^WITH ins AS \( INSERT INTO charges/, /sandbox_provider_charges/, /^UPDATE "charges" SET provider_reference = /]);
+  matches(mobile, [/^\/\* claims \*\/ WITH input AS/, /sandbox_provider_charges/, /^UPDATE "charges" SET provider_reference = /]);
 });
 
 test('round trips: a wallet refund, a payout to a wallet, a card refund', async (t) => {
