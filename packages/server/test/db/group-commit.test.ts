@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
-import { GROUP_COMMIT_ENV, mergedStatement, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder } from './group-commit.ts';
+import {
+  GROUP_COMMIT_ENV,
+  mergedClaimsAndCompletions,
+  mergedStatement,
+  mixedBatch,
+  noAnswerBeforeCommit,
+  sameWalletInOrder,
+} from './group-commit.ts';
 
 // A database of its own on PostgreSQL: the scenarios count batches on this app's metrics and rows by reference.
 const ready = usePrivatePostgres();
@@ -29,6 +36,12 @@ test('one batch mixing a success, a replay, a reference conflict, insufficient f
 
 test('payments from different wallets and merchants in one statement: each its own charge, events, deliveries, posting and credit', async (t) => {
   const verdict = await mergedStatement(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('card payments and top-ups through merged claims and completions: replays, conflicts, one wallet credited twice', async (t) => {
+  const verdict = await mergedClaimsAndCompletions(app);
   t.diagnostic(JSON.stringify(verdict.seen));
   assert.ok(verdict.ok, JSON.stringify(verdict.seen));
 });

@@ -13,7 +13,7 @@ import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import type { AuthContext } from '../../src/oauth/service.ts';
 import { ApiError } from '../../src/shared/errors.ts';
 import { createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
-import { fundedWallet, get, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
+import { cardMethod, fundedWallet, get, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
 
 export const GROUP_COMMIT_ENV = { PURSE_GROUP_COMMIT_LANES: '1', PURSE_WORKER: 'false' };
 
@@ -218,6 +218,66 @@ export async function mergedStatement(app: TestApp): Promise<Verdict> {
     batch.statements === 5 &&
     batch.fellBack === 0;
   return { ok, seen: { outcomes: seen, details, credited, batch, ledger: isHealthy(ledger) } };
+}
+
+/**
+ * Card payments and top-ups through the merged claims and completions: one statement of four
+ * claims where one reference is a replay and one is taken by a different request (no row for
+ * either: the replay answers the stored payment, the other 409), each new payment settled with
+ * its own events and posting; two card top-ups of one wallet (its completions never share a
+ * statement: the second credits the balance the first left). Nothing falls back; the ledger,
+ * every wallet's running balance included, stays whole.
+ */
+export async function mergedClaimsAndCompletions(app: TestApp): Promise<Verdict> {
+  const merchant = await createTestMerchant(app, 'Group commit, claims');
+  const auth = await authOf(app, merchant);
+  const wallet = await fundedWallet(app, merchant, '1.00');
+  const charges = app.deps.services.charges;
+  const card = (reference: string, amount: string): ChargeBody =>
+    ({ reference, amount, currency: 'KES', method: cardMethod(), methodParam: 'payment_method' }) as unknown as ChargeBody;
+  const topup = (amount: string): ChargeBody =>
+    ({
+      reference: uniqueRef('gc-top'),
+      amount,
+      currency: 'KES',
+      walletId: wallet,
+      method: cardMethod(),
+      methodParam: 'source',
+    }) as unknown as ChargeBody;
+  const taken = uniqueRef('gc-card');
+  const first = await charges.createCharge(auth, 'payment', card(taken, '4.00'));
+  const before = await batchFigures(app);
+  const submitted = [
+    charges.createCharge(auth, 'payment', card(uniqueRef('gc-card'), '1.00')),
+    charges.createCharge(auth, 'payment', card(uniqueRef('gc-card'), '2.00')),
+    charges.createCharge(auth, 'payment', card(taken, '4.00')),
+    charges.createCharge(auth, 'payment', card(taken, '5.00')),
+  ];
+  const seen = await outcomes(submitted);
+  const tops = await outcomes([charges.createCharge(auth, 'topup', topup('3.00')), charges.createCharge(auth, 'topup', topup('4.50'))]);
+  const after = await batchFigures(app);
+  const answers = (await Promise.allSettled(submitted)).flatMap((s) =>
+    s.status === 'fulfilled' && s.value.created ? [s.value.object] : [],
+  );
+  const events = [];
+  for (const answer of answers) {
+    const listed = (await get(app, merchant, `/v1/events?object_id=${answer.id}`)).json().data as { type: string }[];
+    events.push(listed.map((e) => e.type).sort());
+  }
+  const balance = await walletBalance(app, merchant, wallet);
+  const ledger = await verifyLedger(app.deps.db.db);
+  const expected = ['succeeded', 'succeeded', 'replay:succeeded', 'error:reference_conflict'];
+  const fellBack = after.fellBack.batches - before.fellBack.batches;
+  const ok =
+    first.object.status === 'succeeded' &&
+    JSON.stringify(seen) === JSON.stringify(expected) &&
+    JSON.stringify(tops) === JSON.stringify(['succeeded', 'succeeded']) &&
+    events.length === 2 &&
+    events.every((types) => JSON.stringify(types) === JSON.stringify(['payment.created', 'payment.succeeded'])) &&
+    balance === '8.50' &&
+    isHealthy(ledger) &&
+    fellBack === 0;
+  return { ok, seen: { outcomes: seen, expected, tops, events, balance, fellBack, ledger: isHealthy(ledger) } };
 }
 
 /** One batch of payments from one wallet: applied in arrival order against the running balance. */
