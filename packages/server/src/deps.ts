@@ -123,7 +123,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   });
   const reconciliation = createReconciliation({ db: db.db, clock, registry, settlement, outflowSettlement });
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
-  const charges = createChargeService({ db: db.db, groupCommit, clock, config, hashKey, registry, settlement });
+  const charges = createChargeService({ db: db.db, pool: db.pool, groupCommit, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const transfers = createTransferService({ db: db.db, groupCommit, clock, config, hashKey });
   const outflows = createOutflowService({ db: db.db, groupCommit, clock, config, hashKey, registry, settlement: outflowSettlement });

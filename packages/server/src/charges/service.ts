@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
@@ -34,6 +35,7 @@ const NO_PROVIDER = 'unconfigured';
 
 export function createChargeService(deps: {
   db: Db;
+  pool: pg.Pool;
   groupCommit: GroupCommit;
   clock: Clock;
   config: Config;
@@ -42,6 +44,7 @@ export function createChargeService(deps: {
   settlement: Settlement;
 }) {
   const { db, clock, config, registry, settlement } = deps;
+  const reader = store.createChargeReader(deps.pool);
 
   /** The connector that serves this means, network and mode, by name; the name stays with the charge. */
   function providerOf(auth: AuthContext, prepared: PreparedCharge): string {
@@ -157,7 +160,9 @@ export function createChargeService(deps: {
     },
 
     async getCharge(auth: AuthContext, kind: ChargeKind, id: string): Promise<ChargeView> {
-      const row = isIdOf(kind === 'payment' ? 'payment' : 'topup', id) ? await store.findCharge(db, auth.merchantId, kind, id) : undefined;
+      const row = isIdOf(kind === 'payment' ? 'payment' : 'topup', id)
+        ? await reader.load({ id, merchantId: auth.merchantId, kind })
+        : undefined;
       if (!row) throw notFound();
       return chargeView(row);
     },

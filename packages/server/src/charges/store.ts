@@ -1,4 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
+import type pg from 'pg';
+import { type BatchedRead, createBatchedRead } from '../db/batched-read.ts';
 import type { Db } from '../db/db.ts';
 import { type MergedColumn, type MergedWrite, mergedInput, type WriteLane } from '../db/group-commit.ts';
 import * as queue from '../db/pending-queue.ts';
@@ -174,6 +176,21 @@ export async function findChargeByReference(db: Db, merchantId: string, kind: Ch
     .where('kind', '=', kind)
     .where('reference', '=', reference)
     .executeTakeFirst();
+}
+
+/**
+ * One charge by id for a read (GET): lookups batched while others are in flight
+ * (db/batched-read.ts). A row of another merchant or of the other kind answers nothing, exactly
+ * as an unknown id.
+ */
+export function createChargeReader(pool: pg.Pool): BatchedRead<{ id: string; merchantId: string; kind: ChargeKind }, ChargeRow> {
+  return createBatchedRead({
+    pool,
+    text: 'SELECT * FROM charges WHERE id = ANY($1::text[])',
+    accept: (lookup, row: ChargeRow) => row.merchant_id === lookup.merchantId && row.kind === lookup.kind,
+    maxInFlight: 2,
+    maxBatch: 256,
+  });
 }
 
 export async function findCharge(db: Db, merchantId: string, kind: ChargeKind, id: string) {
