@@ -65,7 +65,7 @@ test('a failed query fails only its own lookups', async () => {
 
 let app: TestApp;
 before(async () => {
-  app = await buildTestApp();
+  app = await buildTestApp(null);
 });
 after(async () => {
   await app.close();
@@ -75,14 +75,16 @@ after(async () => {
 test("GET /v1/payments/{id} under concurrency: its own payment, while another merchant's or an unknown id is 404 in the same batch", async () => {
   const mine = await createTestMerchant(app, 'Batched read, mine');
   const theirs = await createTestMerchant(app, 'Batched read, theirs');
-  const own = [];
+  const own: Record<string, unknown>[] = [];
   for (let i = 0; i < 5; i++) own.push((await post(app, mine, '/v1/payments', paymentBody({ amount: `${i + 1}.00` }))).json());
-  const foreign = (await post(app, theirs, '/v1/payments', paymentBody())).json();
+  const foreign = (await post(app, theirs, '/v1/payments', paymentBody())).json() as { id: string };
   const unknown = `pay_${'0'.repeat(26)}`;
-  const paths = [...own.map((p) => p.id), foreign.id, unknown, ...own.map((p) => p.id)].map((id) => `/v1/payments/${id}`);
+  const paths = [...own.map((p) => p.id as string), foreign.id, unknown, ...own.map((p) => p.id as string)].map(
+    (id) => `/v1/payments/${id}`,
+  );
   const responses = await Promise.all(paths.map((path) => get(app, mine, path)));
   for (const [i, response] of responses.entries()) {
-    const expected = i < 5 ? own[i] : i >= 7 ? own[i - 7] : null;
+    const expected: Record<string, unknown> | null | undefined = i < 5 ? own[i] : i >= 7 ? own[i - 7] : null;
     if (expected === null) {
       assert.equal(response.statusCode, 404, response.body);
       assert.equal(response.json().error.code, 'resource_not_found');
