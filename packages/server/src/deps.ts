@@ -86,6 +86,11 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
   const sandboxConnector = createSandboxConnector({
     db: db.db,
+    // The simulated provider's books batch their own writes, apart from Purse's money writes.
+    writes: createGroupCommit(db, {
+      lanes: config.groupCommitLanes === 0 ? 0 : db.kind === 'pglite' ? 1 : 2,
+      maxBatch: config.groupCommitMaxBatch,
+    }),
     clock,
     delayMs: config.sandboxDelayMs,
     hashKey,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
+import { type GroupCommit, type MergedColumn, type MergedWrite, mergedInput } from '../../db/group-commit.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { present } from '../../shared/invariant.ts';
 import type { Connector, FailureCode, InitiateRequest, OutboundRequest } from '../connector.ts';
@@ -61,28 +62,60 @@ function injectFault(fault: SandboxFault, signal: AbortSignal): Promise<never> {
   return untilAborted(signal);
 }
 
-/** Insert-or-read in one round trip: the sandbox is idempotent on our key, as a provider must be. */
-async function recordRequest(
-  db: Db,
+/** A request the sandbox records: its row as planned, unless our key is already in its books. */
+interface BookItem {
+  providerReference: string;
+  idempotencyKey: string;
+  methodType: string;
+  planned: Plan;
+  now: Date;
+}
+
+const BOOK_INPUT = mergedInput<BookItem>([
+  ['provider_reference', 'text', (b) => b.providerReference],
+  ['idempotency_key', 'text', (b) => b.idempotencyKey],
+  ['method_type', 'text', (b) => b.methodType],
+  ['outcome', 'text', (b) => b.planned.outcome],
+  ['failure_code', 'text', (b) => b.planned.failureCode],
+  ['complete_at', 'timestamptz', (b) => b.planned.completeAt?.toISOString() ?? null],
+  ['created_at', 'timestamptz', (b) => b.now.toISOString()],
+] satisfies MergedColumn<BookItem>[]);
+
+/**
+ * Insert-or-read, for every request of a batch in one statement: the sandbox is idempotent on our
+ * key, as a provider must be, and, like a provider's own database, records concurrent requests
+ * together (its own batches, never in a transaction of Purse's). A row inserted concurrently by
+ * another statement is not in this one's snapshot: no row, and the caller falls back to a read.
+ */
+const books: MergedWrite<BookItem, BookRow & { id: string }> = {
+  name: 'sandbox books',
+  statement: sql<BookRow & { id: string }>`
+    WITH input AS (${BOOK_INPUT.select}
+    ), ins AS (
+      INSERT INTO sandbox_provider_charges (provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at)
+      SELECT provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at FROM input
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING idempotency_key, provider_reference, outcome, failure_code, complete_at
+    )
+    SELECT idempotency_key AS id, provider_reference, outcome, failure_code, complete_at FROM ins
+    UNION ALL
+    SELECT s.idempotency_key, s.provider_reference, s.outcome, s.failure_code, s.complete_at
+    FROM sandbox_provider_charges s JOIN input i ON i.idempotency_key = s.idempotency_key
+    WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.idempotency_key = i.idempotency_key)`,
+  columns: BOOK_INPUT.parameters,
+  key: (item) => item.idempotencyKey,
+  id: (item) => item.idempotencyKey,
+  optional: true,
+};
+
+function recordRequest(
+  writes: GroupCommit,
   request: { idempotencyKey: string; methodType: string },
   planned: Plan,
   now: Date,
 ): Promise<BookRow | undefined> {
-  // A row inserted concurrently by another statement is not in this statement's snapshot: the
-  // caller falls back to a read.
-  const result = await sql<BookRow>`
-    WITH ins AS (
-      INSERT INTO sandbox_provider_charges (provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at)
-      VALUES (${`sbx_${randomBytes(12).toString('hex')}`}, ${request.idempotencyKey}, ${request.methodType}, ${planned.outcome},
-              ${planned.failureCode}, ${planned.completeAt}::timestamptz, ${now}::timestamptz)
-      ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING provider_reference, outcome, failure_code, complete_at
-    )
-    SELECT * FROM ins
-    UNION ALL
-    SELECT provider_reference, outcome, failure_code, complete_at FROM sandbox_provider_charges
-    WHERE idempotency_key = ${request.idempotencyKey} AND NOT EXISTS (SELECT 1 FROM ins)`.execute(db);
-  return result.rows[0];
+  const item = { ...request, providerReference: `sbx_${randomBytes(12).toString('hex')}`, planned, now };
+  return writes.lane(request.idempotencyKey).merge(books, item);
 }
 
 /**
@@ -95,6 +128,8 @@ async function recordRequest(
  */
 export function createSandboxConnector(deps: {
   db: Db;
+  /** The sandbox's own group commit (never the one of Purse's money writes): its books are a provider's. */
+  writes: GroupCommit;
   clock: Clock;
   delayMs: number;
   hashKey: Buffer;
@@ -133,7 +168,7 @@ export function createSandboxConnector(deps: {
       const now = clock.now();
       const planned = plan(request, now, delayMs, faults);
       const key = { idempotencyKey: request.idempotencyKey, methodType: request.method.type };
-      const row = (await recordRequest(db, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox charge');
+      const row = (await recordRequest(deps.writes, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox charge');
       if (planned.fault) return injectFault(planned.fault, signal);
       return outcomeOf(row, now.getTime());
     },
@@ -143,7 +178,7 @@ export function createSandboxConnector(deps: {
       const now = clock.now();
       const planned = planOutbound(request, now, delayMs, faults);
       const key = { idempotencyKey: request.idempotencyKey, methodType: `${request.kind}:${request.destination.type}` };
-      const row = (await recordRequest(db, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox request');
+      const row = (await recordRequest(deps.writes, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox request');
       if (planned.fault) return injectFault(planned.fault, signal);
       return outcomeOf(row, now.getTime());
     },
