@@ -3,6 +3,7 @@ import { type Logger, pino } from 'pino';
 import { createBalanceTransactionService } from './balance/service.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
+import { createChargeReader } from './charges/store.ts';
 import { createSettlementWorker } from './charges/worker.ts';
 import type { Config } from './config.ts';
 import { createMpesaConnector } from './connectors/mpesa/connector.ts';
@@ -128,10 +129,21 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   });
   const reconciliation = createReconciliation({ db: db.db, clock, registry, settlement, outflowSettlement });
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
-  const charges = createChargeService({ db: db.db, pool: db.pool, groupCommit, clock, config, hashKey, registry, settlement });
+  // GETs of charges and refunds' payment lookups share queries under load (db/batched-read.ts).
+  const chargeReader = createChargeReader(db.pool);
+  const charges = createChargeService({ db: db.db, reader: chargeReader, groupCommit, clock, config, hashKey, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const transfers = createTransferService({ db: db.db, groupCommit, clock, config, hashKey });
-  const outflows = createOutflowService({ db: db.db, groupCommit, clock, config, hashKey, registry, settlement: outflowSettlement });
+  const outflows = createOutflowService({
+    db: db.db,
+    groupCommit,
+    chargeReader,
+    clock,
+    config,
+    hashKey,
+    registry,
+    settlement: outflowSettlement,
+  });
   const balanceTransactions = createBalanceTransactionService({ db, config });
   const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement, outflowSettlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });

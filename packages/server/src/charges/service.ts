@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
@@ -35,7 +34,8 @@ const NO_PROVIDER = 'unconfigured';
 
 export function createChargeService(deps: {
   db: Db;
-  pool: pg.Pool;
+  /** Point reads of charges, batched (store.createChargeReader). */
+  reader: store.ChargeReader;
   groupCommit: GroupCommit;
   clock: Clock;
   config: Config;
@@ -44,7 +44,7 @@ export function createChargeService(deps: {
   settlement: Settlement;
 }) {
   const { db, clock, config, registry, settlement } = deps;
-  const reader = store.createChargeReader(deps.pool);
+  const { reader } = deps;
 
   /** The connector that serves this means, network and mode, by name; the name stays with the charge. */
   function providerOf(auth: AuthContext, prepared: PreparedCharge): string {

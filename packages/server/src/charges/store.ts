@@ -179,11 +179,13 @@ export async function findChargeByReference(db: Db, merchantId: string, kind: Ch
 }
 
 /**
- * One charge by id for a read (GET): lookups batched while others are in flight
+ * One charge by id for a read (a GET, a refund's payment): lookups batched while others are in flight
  * (db/batched-read.ts). A row of another merchant or of the other kind answers nothing, exactly
  * as an unknown id.
  */
-export function createChargeReader(pool: pg.Pool): BatchedRead<{ id: string; merchantId: string; kind: ChargeKind }, ChargeRow> {
+export type ChargeReader = BatchedRead<{ id: string; merchantId: string; kind: ChargeKind }, ChargeRow>;
+
+export function createChargeReader(pool: pg.Pool): ChargeReader {
   return createBatchedRead({
     pool,
     text: 'SELECT * FROM charges WHERE id = ANY($1::text[])',

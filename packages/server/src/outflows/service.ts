@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import * as input from '../charges/input.ts';
 import { loadWallet } from '../charges/prepare.ts';
-import { findCharge, type RefundCapMode, readRefundedUnlocked } from '../charges/store.ts';
+import { type ChargeReader, type RefundCapMode, readRefundedUnlocked } from '../charges/store.ts';
 import type { ChargeRow } from '../charges/view.ts';
 import type { Config } from '../config.ts';
 import type { FailureCode } from '../connectors/connector.ts';
@@ -81,6 +81,8 @@ function refundDestination(payment: ChargeRow): { type: DestinationType; destina
 export function createOutflowService(deps: {
   db: Db;
   groupCommit: GroupCommit;
+  /** Point reads of charges (a refund's payment), batched. */
+  chargeReader: ChargeReader;
   clock: Clock;
   config: Config;
   hashKey: Buffer;
@@ -179,7 +181,7 @@ export function createOutflowService(deps: {
 
   /** The merchant's payment, or the 400 a request naming another merchant's or an unknown payment gets. */
   async function loadPayment(auth: AuthContext, id: string): Promise<ChargeRow> {
-    const payment = isIdOf('payment', id) ? await findCharge(db, auth.merchantId, 'payment', id) : undefined;
+    const payment = isIdOf('payment', id) ? await deps.chargeReader.load({ id, merchantId: auth.merchantId, kind: 'payment' }) : undefined;
     if (!payment) {
       throw new ApiError('resource_missing', 'No such payment: payment_id does not name a payment of this account.', {
         param: 'payment_id',

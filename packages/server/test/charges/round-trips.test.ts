@@ -138,9 +138,12 @@ test('round trips: a wallet refund, a payout to a wallet, a card refund', async 
   t.diagnostic(`payout to a wallet: ${JSON.stringify(payoutToWallet)}`);
   t.diagnostic(`card refund: ${JSON.stringify(cardRefund)}`);
 
-  // Wallet refund: the payment lookup, then ONE statement (payment lock and cap, funds, wallet
+  // Wallet refund: the payment lookup (batched with concurrent ones), then ONE statement (payment lock and cap, funds, wallet
   // credit, outflow, posting, events, deliveries).
-  matches(walletRefund, [/^select .* from "charges"/, /^WITH pay AS \(SELECT status, amount, amount_refunded FROM/]);
+  matches(walletRefund, [
+    /^SELECT \* FROM charges WHERE id = ANY\(\$1::text\[\]\)/,
+    /^WITH pay AS \(SELECT status, amount, amount_refunded FROM/,
+  ]);
   // Payout to a wallet: ONE statement (the wallet is known since the warm-up; no payment: its pay CTE is empty).
   matches(payoutToWallet, [/^WITH pay AS \(SELECT NULL::text AS status/]);
   // Card refund: the payment lookup (its provider reference goes on to the connector), the
@@ -148,7 +151,7 @@ test('round trips: a wallet refund, a payout to a wallet, a card refund', async 
   // statement completing it (status, reserve released, posting, event, deliveries).
   assert.equal(cardRefunded.status, 'succeeded');
   matches(cardRefund, [
-    /^select .* from "charges"/,
+    /^SELECT \* FROM charges WHERE id = ANY\(\$1::text\[\]\)/,
     /^WITH pay AS \(SELECT status, amount, amount_refunded FROM/,
     /^\/\* sandbox books \*\/ WITH input AS/,
     /^WITH fin AS \( UPDATE outflows/,
