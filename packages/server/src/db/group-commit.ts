@@ -105,22 +105,25 @@ export function mergedInput<Item>(columns: readonly MergedColumn<Item>[]) {
   };
 }
 
-type Pending = {
+export type Pending = {
   resolve: (result: never) => void;
   reject: (error: unknown) => void;
 } & ({ query: CompiledQuery; merged?: undefined } | { merged: MergedWrite<unknown, { id: string }>; item: unknown; query?: undefined });
 
 /** What a batch runs, in order: a statement of its own, or the items of one merged write. */
-type Unit = { single: Pending } | { merged: MergedWrite<unknown, { id: string }>; items: Pending[]; keys: Set<string> };
+export type Unit = { single: Pending } | { merged: MergedWrite<unknown, { id: string }>; items: Pending[]; keys: Set<string> };
 
 /**
- * The batch as statements, in arrival order. A merged item joins the open statement of its write
- * unless its key is already in it (then it opens the next one); any other statement closes every
- * open one, so nothing submitted later ever runs before it.
+ * The batch as statements, in arrival order (exported for its test). A merged item joins the open
+ * statement of its write unless its key is in that statement or in any statement opened after it
+ * (then it opens the next one: a payment never runs before a top-up credit of its wallet that came
+ * first); any other statement closes every open one, so nothing submitted later runs before it.
  */
-function planUnits(batch: Pending[]): Unit[] {
+export function planUnits(batch: Pending[]): Unit[] {
   const units: Unit[] = [];
-  const open = new Map<MergedWrite<unknown, { id: string }>, Extract<Unit, { items: Pending[] }>>();
+  const open = new Map<MergedWrite<unknown, { id: string }>, { unit: Extract<Unit, { items: Pending[] }>; index: number }>();
+  /** Each key's latest statement, by its index in `units`. */
+  const lastOf = new Map<string, number>();
   for (const item of batch) {
     if (!item.merged) {
       open.clear();
@@ -128,14 +131,16 @@ function planUnits(batch: Pending[]): Unit[] {
       continue;
     }
     const key = item.merged.key(item.item);
-    let unit = open.get(item.merged);
-    if (!unit || unit.keys.has(key)) {
-      unit = { merged: item.merged, items: [], keys: new Set() };
-      open.set(item.merged, unit);
-      units.push(unit);
+    let current = open.get(item.merged);
+    const last = lastOf.get(key);
+    if (!current || (last !== undefined && last >= current.index)) {
+      current = { unit: { merged: item.merged, items: [], keys: new Set() }, index: units.length };
+      open.set(item.merged, current);
+      units.push(current.unit);
     }
-    unit.items.push(item);
-    unit.keys.add(key);
+    current.unit.items.push(item);
+    current.unit.keys.add(key);
+    lastOf.set(key, current.index);
   }
   return units;
 }
