@@ -8,10 +8,10 @@
 // It stays naive on purpose: it is the yardstick of the issue's "≥ 3× baseline" target.
 //
 // Env: DATABASE_URL, PORT, BASELINE_MERCHANT_ID, BASELINE_POOL_SIZE (default 16).
-import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { typeid } from 'typeid-js';
+import { type Body, hash, minor, view } from './lib/payment-view.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const merchantId = process.env.BASELINE_MERCHANT_ID;
@@ -60,44 +60,6 @@ const FINISH_CHARGE = `
          completed_at = $5, updated_at = $6, lease_until = $7, next_check_at = $8
   WHERE id = $9 AND status = $10
   RETURNING *`;
-
-interface Body {
-  reference: string;
-  amount: string;
-  currency: string;
-  payment_method: { type: 'wallet'; wallet: { wallet_id: string } };
-}
-
-const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-const minor = (amount: string) => BigInt(amount.replace('.', '')); // "1.00" → 100 (2-digit currencies only)
-const major = (value: string | bigint) => {
-  const s = value.toString().padStart(3, '0');
-  return `${s.slice(0, -2)}.${s.slice(-2)}`;
-};
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function view(row: Record<string, any>) {
-  return {
-    id: row.id,
-    object: 'payment',
-    reference: row.reference,
-    status: row.status,
-    amount: major(row.amount),
-    currency: row.currency,
-    description: row.description,
-    metadata: row.metadata,
-    failure: row.failure_code ? { code: row.failure_code, message: row.failure_message ?? '' } : null,
-    provider_reference: row.provider_reference,
-    callback_url: row.callback_url,
-    livemode: row.livemode,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    completed_at: iso(row.completed_at),
-    expires_at: iso(row.expires_at),
-    payment_method: row.method,
-    customer: row.customer ?? null,
-  };
-}
 
 const event = (id: string, type: string, object: ReturnType<typeof view>, at: Date) => [
   id,

@@ -20,10 +20,10 @@
 //
 // Env: DATABASE_URL, PORT, GROUP_COMMIT_MERCHANT_ID (or BASELINE_MERCHANT_ID), GROUP_COMMIT_POOL_SIZE
 // (default 16), GROUP_COMMIT_FLUSHES (flushes in flight, default 4), GROUP_COMMIT_BATCH (default 64).
-import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { typeid } from 'typeid-js';
+import { type Body, hash, minor, view } from './lib/payment-view.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const merchantId = process.env.GROUP_COMMIT_MERCHANT_ID ?? process.env.BASELINE_MERCHANT_ID;
@@ -103,50 +103,11 @@ const BATCH_STATEMENT = `
   )
   SELECT * FROM charge`;
 
-interface Body {
-  reference: string;
-  amount: string;
-  currency: string;
-  payment_method: { type: 'wallet'; wallet: { wallet_id: string } };
-}
-
 interface Pending {
   body: Body;
   walletId: string;
   amount: bigint;
   resolve: (answer: { status: number; body: unknown }) => void;
-}
-
-const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-const minor = (amount: string) => BigInt(amount.replace('.', '')); // "1.00" → 100 (2-digit currencies only)
-const major = (value: string | bigint) => {
-  const s = value.toString().padStart(3, '0');
-  return `${s.slice(0, -2)}.${s.slice(-2)}`;
-};
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** The payment as the API shows it, from a charges row (same shape as the baseline's). */
-function view(row: Record<string, any>) {
-  return {
-    id: row.id,
-    object: 'payment',
-    reference: row.reference,
-    status: row.status,
-    amount: major(row.amount),
-    currency: row.currency,
-    description: row.description,
-    metadata: row.metadata,
-    failure: row.failure_code ? { code: row.failure_code, message: row.failure_message ?? '' } : null,
-    provider_reference: row.provider_reference,
-    callback_url: row.callback_url,
-    livemode: row.livemode,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    completed_at: iso(row.completed_at),
-    expires_at: iso(row.expires_at),
-    payment_method: row.method,
-    customer: row.customer ?? null,
-  };
 }
 
 /** One column array per statement parameter, filled payment by payment. */

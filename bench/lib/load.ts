@@ -123,27 +123,25 @@ export function spread(baseUrls: string[], connections: number): { url: string; 
  * Runs `connections` connections for `durationS` seconds, spread over `baseUrls` (one load
  * generator instance per URL, in parallel). Only 127.0.0.1 URLs are accepted.
  */
-export async function runLoad(options: {
-  loadgen: Loadgen;
+/** One scenario's load: where, how many connections, how long, what each request is. */
+export interface LoadOptions {
   scenario: string;
   baseUrls: string[];
   connections: number;
   durationS: number;
   request: RequestSpec;
+  /** Where the load generator's output is kept (wrk). */
   logDir: string;
-}): Promise<LoadResult> {
+}
+
+export async function runLoad(options: LoadOptions & { loadgen: Loadgen }): Promise<LoadResult> {
   for (const url of options.baseUrls) {
     if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to send load anywhere but 127.0.0.1: ${url}`);
   }
   return options.loadgen === 'wrk' ? runWrk(options) : runAutocannon(options);
 }
 
-async function runAutocannon(options: {
-  baseUrls: string[];
-  connections: number;
-  durationS: number;
-  request: RequestSpec;
-}): Promise<LoadResult> {
+async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
   const { baseUrls, connections, durationS, request } = options;
   const samples = new Samples();
   const wallStart = process.hrtime.bigint();

@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoadResult, RequestSpec } from './load.ts';
+import type { LoadOptions, LoadResult, RequestSpec } from './load.ts';
 import { REF, spread } from './load.ts';
 import { findWrk, reapedChildrenCpuSeconds, startChild } from './processes.ts';
 
@@ -104,14 +104,7 @@ interface WrkOutput {
  * in parallel; the results summed (latency percentiles: the worst instance's, exact with one).
  * wrk's CPU: the bench's reaped-children CPU before and after (wrk is the only child exiting).
  */
-export async function runWrk(options: {
-  scenario: string;
-  baseUrls: string[];
-  connections: number;
-  durationS: number;
-  request: RequestSpec;
-  logDir: string;
-}): Promise<LoadResult> {
+export async function runWrk(options: LoadOptions): Promise<LoadResult> {
   const wrk = findWrk();
   if (!wrk) throw new Error('wrk not installed (/usr/bin/wrk): use --loadgen autocannon');
   const dir = mkdtempSync(join(tmpdir(), 'purse-bench-wrk-'));

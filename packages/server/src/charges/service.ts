@@ -43,8 +43,7 @@ export function createChargeService(deps: {
   registry: ConnectorRegistry;
   settlement: Settlement;
 }) {
-  const { db, clock, config, registry, settlement } = deps;
-  const { reader } = deps;
+  const { db, reader, clock, config, registry, settlement } = deps;
 
   /** The connector that serves this means, network and mode, by name; the name stays with the charge. */
   function providerOf(auth: AuthContext, prepared: PreparedCharge): string {

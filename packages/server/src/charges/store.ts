@@ -11,7 +11,7 @@ import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, providerAccount, walletAccount } from '../ledger/accounts.ts';
 import { creditShard, merchantCreditEach } from '../ledger/merchant-balance.ts';
 import { nextEntrySeq, postingEachCtes } from '../ledger/posting.ts';
-import { walletCreditEach } from '../ledger/wallet-balance.ts';
+import { walletCredit } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
@@ -94,12 +94,6 @@ export function chargeValues(row: ChargeRow): ChargeValues {
 }
 
 /**
- * The claim in ONE statement: the charge row as the service rendered it (pending, or already
- * final when no provider call is needed), its events and their deliveries. Undefined when the
- * reference is taken: ON CONFLICT DO NOTHING lets the unique index decide, and then no event
- * is written either.
- */
-/**
  * The group-commit lane of a charge's claim and, for a payment, its settlement: by reference, so
  * one merchant's charges spread over every lane (they share no row but their merchant's balance,
  * which each lane credits on a shard of its own), while two requests for one reference meet in one
@@ -108,6 +102,12 @@ export function chargeValues(row: ChargeRow): ChargeValues {
 export const chargeLaneKey = (charge: { merchant_id: string; kind: string; reference: string }): string =>
   `${charge.merchant_id}/${charge.kind}/${charge.reference}`;
 
+/**
+ * The claim in ONE statement: the charge row as the service rendered it (pending, or already
+ * final when no provider call is needed), its events and their deliveries. Undefined when the
+ * reference is taken: ON CONFLICT DO NOTHING lets the unique index decide, and then no event
+ * is written either.
+ */
 export async function claimCharge(
   lane: WriteLane,
   row: ChargeRow,
@@ -115,9 +115,14 @@ export async function claimCharge(
   conflictTarget: 'reference' | 'none (negative control)' = 'reference',
 ): Promise<ChargeRow | undefined> {
   const [only] = events;
-  if (conflictTarget === 'reference' && only && events.length === 1 && typeof only.id === 'string' && typeof only.type === 'string') {
+  const merged =
+    conflictTarget === 'reference' && events.length === 1 && only && typeof only.id === 'string' && typeof only.type === 'string';
+  if (merged && typeof only.payload === 'string') {
     // The usual claim (a pending charge, its created event): merged with the batch's other claims.
-    return lane.merge(claims, { values: chargeValues(row), event: { id: only.id, type: only.type, payload: String(only.payload) } });
+    return lane.merge(claims, {
+      values: chargeValues(row),
+      event: { id: only.id as string, type: only.type as string, payload: only.payload },
+    });
   }
   const target = conflictTarget === 'reference' ? sql`(merchant_id, kind, reference)` : sql``;
   const result = await lane.write(sql<ChargeRow>`
@@ -418,7 +423,7 @@ const completions: MergedWrite<CompletionItem, ChargeRow> = {
     ), f AS (
       SELECT fin.*, i.at, i.event_id, i.event_type, i.event_data, i.ltx, i.out_entry, i.in_entry, i.out_account, i.in_account, i.shard
       FROM fin JOIN input i ON i.id = fin.id
-    ), credit AS (${walletCreditEach({
+    ), credit AS (${walletCredit({
       from: sql`f`,
       walletId: sql`f.wallet_id`,
       amount: sql`f.amount`,

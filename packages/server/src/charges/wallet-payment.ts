@@ -9,7 +9,7 @@ import { postingCtes, postingEachCtes } from '../ledger/posting.ts';
 import { type DebitMode, walletDebit, walletDebitEach } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
-import { walletStatusOf, walletStatusSql } from '../wallets/store.ts';
+import { walletStatusSql } from '../wallets/store.ts';
 import { deliveriesFor, deliveriesForEach } from '../webhooks/store.ts';
 import { chargeValues, insertCharge } from './store.ts';
 import { type ChargeRow, chargeView } from './view.ts';
@@ -265,7 +265,7 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
     ), outcome AS (
       SELECT i.*, d.balance, d.seq,
         CASE WHEN d.id IS NOT NULL THEN NULL
-             WHEN ${walletStatusOf(sql`i.wallet_id`, sql`i.merchant_id`)} = 'active' THEN 'insufficient_funds'
+             WHEN (${walletStatusSql(sql`i.merchant_id`, sql`i.wallet_id`)}) = 'active' THEN 'insufficient_funds'
              ELSE 'wallet_inactive' END AS failure_code
       FROM input i LEFT JOIN debit d ON d.id = i.id
     ), ins AS (${charge}

@@ -57,23 +57,6 @@ export function walletDebitEach(p: {
 }
 
 /**
- * walletCredit for a statement over many items: each row of `from` that passes `where` credits its
- * wallet, at most one row per wallet (the batcher's key). RETURNING `returning`, balance, seq.
- */
-export function walletCreditEach(p: {
-  from: RawBuilder<unknown>;
-  walletId: RawBuilder<unknown>;
-  amount: RawBuilder<unknown>;
-  where: RawBuilder<unknown>;
-  now: RawBuilder<unknown>;
-  returning: RawBuilder<unknown>;
-}): RawBuilder<unknown> {
-  return sql`UPDATE wallets SET balance = wallets.balance + ${p.amount}, updated_at = ${p.now}
-      FROM ${p.from} WHERE wallets.id = ${p.walletId} AND ${p.where}
-      RETURNING ${p.returning}, wallets.balance, ${nextEntrySeq} AS seq`;
-}
-
-/**
  * WRONG ON PURPOSE (negative control only): the balance was read without a lock and is checked
  * here in JavaScript, then the statement writes the absolute result. Concurrent debits lose updates.
  */
@@ -89,17 +72,21 @@ export async function readBalanceUnlocked(db: Db, walletId: string): Promise<Deb
 }
 
 /**
- * `UPDATE wallets … RETURNING wallets.balance, seq`: credits `amount` to the wallet `walletId` names,
- * for each row of `from` that passes `where`. All expressions may name columns of `from`.
+ * `UPDATE wallets … RETURNING [returning,] wallets.balance, seq`: credits `amount` to the wallet
+ * `walletId` names, for each row of `from` that passes `where`. All expressions may name columns
+ * of `from`. A statement can update a row only once: over many items (group-commit.ts
+ * MergedWrite), each wallet is in `from` at most once (the batcher's key), and `returning` names
+ * the item each returned row belongs to.
  */
 export function walletCredit(p: {
   from: RawBuilder<unknown>;
   walletId: RawBuilder<unknown>;
   amount: RawBuilder<unknown>;
   where: RawBuilder<unknown>;
-  now: Date;
+  now: Date | RawBuilder<unknown>;
+  returning?: RawBuilder<unknown>;
 }): RawBuilder<unknown> {
-  return sql`UPDATE wallets SET balance = balance + ${p.amount}, updated_at = ${p.now}::timestamptz
+  return sql`UPDATE wallets SET balance = wallets.balance + ${p.amount}, updated_at = ${p.now}::timestamptz
       FROM ${p.from} WHERE wallets.id = ${p.walletId} AND ${p.where}
-      RETURNING wallets.balance, ${nextEntrySeq} AS seq`;
+      RETURNING ${p.returning ? sql`${p.returning}, ` : sql``}wallets.balance, ${nextEntrySeq} AS seq`;
 }

@@ -104,14 +104,12 @@ export async function sumAccounts(db: Db, accounts: string[]) {
     .execute();
 }
 
-/** `SELECT status FROM wallets …` for statements that must tell a frozen wallet from a poor one. */
-export function walletStatusSql(merchantId: string, walletId: string): RawBuilder<unknown> {
+/**
+ * `SELECT status FROM wallets …` for statements that must tell a frozen wallet from a poor one;
+ * the ids are values, or expressions over the statement's rows (no row: not the merchant's).
+ */
+export function walletStatusSql(merchantId: string | RawBuilder<unknown>, walletId: string | RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId}`;
-}
-
-/** The wallet's status as a scalar subquery of expressions (NULL when the merchant has no such wallet). */
-export function walletStatusOf(walletId: RawBuilder<unknown>, merchantId: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`(SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId})`;
 }
 
 /**
