@@ -307,6 +307,36 @@ export function addRefunded(p: { paymentId: string; amount: bigint; now: Date; w
       WHERE id = ${p.paymentId} AND ${p.where} RETURNING amount_refunded`;
 }
 
+/**
+ * lockPaymentForRefund for a statement over many items: the merchant's payments the rows of
+ * `from` name, locked in id order (`after` makes the statement take its earlier locks first).
+ * Returns id, merchant_id, status, amount, amount_refunded, current (read from the locked rows).
+ */
+export function lockPaymentsForRefundEach(p: {
+  from: RawBuilder<unknown>;
+  paymentId: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`SELECT c.id, c.merchant_id, c.status, c.amount, c.amount_refunded FROM charges c
+      WHERE c.kind = 'payment' AND EXISTS (SELECT 1 FROM ${p.from} WHERE ${p.paymentId} = c.id AND ${p.merchantId} = c.merchant_id)
+      ORDER BY c.id FOR UPDATE`;
+}
+
+/**
+ * addRefunded for each row of `from` that passes `where`: `UPDATE charges … FROM from`. A
+ * statement can update a row only once, so each payment is in `from` at most once (the batcher's key).
+ */
+export function addRefundedEach(p: {
+  from: RawBuilder<unknown>;
+  paymentId: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  now: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}) {
+  return sql`UPDATE charges SET amount_refunded = charges.amount_refunded + ${p.amount}, updated_at = ${p.now}
+      FROM ${p.from} WHERE charges.id = ${p.paymentId} AND ${p.where} RETURNING charges.id`;
+}
+
 /** `UPDATE charges … FROM from`: a failed refund gives its amount back to its payment. */
 export function giveBackRefunded(p: {
   from: RawBuilder<unknown>;

@@ -83,6 +83,13 @@ export interface MergedWrite<Item, Row extends { id: string }> {
   columns(items: readonly Item[]): unknown[][];
   /** Items with the same key go in separate statements, in arrival order. */
   key(item: Item): string;
+  /**
+   * Keys the item shares with other writes' items without changing the same row twice (a wallet
+   * an outflow credits, summed with the statement's other credits of it): items of this write may
+   * share them in one statement, but the item never runs before another write's item of one of
+   * them that came first.
+   */
+  touches?(item: Item): readonly string[];
   /** The id of the row the statement returns for this item. */
   id(item: Item): string;
   /** An item may have no row (ON CONFLICT DO NOTHING, a condition): it is answered undefined. */
@@ -94,13 +101,15 @@ export type MergedColumn<Item> = readonly [name: string, type: string, value: (i
 
 /**
  * The input of a merged statement: `SELECT * FROM unnest($1::type[], …) AS i(name, …)`, one row
- * per item, and the parameters for a list of items (one array per column, in order).
+ * per item, and the parameters for a list of items (one array per column, in order). With
+ * `ordinality`, a last column of that name numbers the items in their order.
  */
-export function mergedInput<Item>(columns: readonly MergedColumn<Item>[]) {
+export function mergedInput<Item>(columns: readonly MergedColumn<Item>[], options: { ordinality?: string } = {}) {
   const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  const names = columns.map(([name]) => name).join(', ');
+  const names = [...columns.map(([name]) => name), ...(options.ordinality ? [options.ordinality] : [])].join(', ');
+  // WITH ORDINALITY numbers the items 1…n in the order they were given (their arrival order).
   return {
-    select: sql.raw(`SELECT * FROM unnest(${arrays}) AS i(${names})`),
+    select: sql.raw(`SELECT * FROM unnest(${arrays})${options.ordinality ? ' WITH ORDINALITY' : ''} AS i(${names})`),
     parameters: (items: readonly Item[]): unknown[][] => columns.map(([, , value]) => items.map(value)),
   };
 }
@@ -131,9 +140,14 @@ export function planUnits(batch: Pending[]): Unit[] {
       continue;
     }
     const key = item.merged.key(item.item);
+    const touched = item.merged.touches?.(item.item) ?? [];
     let current = open.get(item.merged);
-    const last = lastOf.get(key);
-    if (!current || (last !== undefined && last >= current.index)) {
+    // Its own key: not in this statement nor a later one. A touched key: not in a later one.
+    const blocked = (at: number) => {
+      const last = lastOf.get(key);
+      return (last !== undefined && last >= at) || touched.some((k) => (lastOf.get(k) ?? -1) > at);
+    };
+    if (!current || blocked(current.index)) {
       current = { unit: { merged: item.merged, items: [], keys: new Set() }, index: units.length };
       open.set(item.merged, current);
       units.push(current.unit);
@@ -141,6 +155,7 @@ export function planUnits(batch: Pending[]): Unit[] {
     current.unit.items.push(item);
     current.unit.keys.add(key);
     lastOf.set(key, current.index);
+    for (const k of touched) lastOf.set(k, current.index);
   }
   return units;
 }

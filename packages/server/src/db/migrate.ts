@@ -6,6 +6,7 @@ import * as m003 from './migrations/003-webhooks.ts';
 import * as m004 from './migrations/004-transfers.ts';
 import * as m005 from './migrations/005-ledger-order.ts';
 import * as m006 from './migrations/006-money-out.ts';
+import * as m007 from './migrations/007-merged-statement-abort.ts';
 
 /** Numbered migrations, listed explicitly so bundlers and tsx see them without a directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-transfers': m004,
   '005-ledger-order': m005,
   '006-money-out': m006,
+  '007-merged-statement-abort': m007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

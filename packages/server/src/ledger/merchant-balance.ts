@@ -74,6 +74,46 @@ export function lockFunds(merchantId: string, currency: string, after: RawBuilde
       FOR UPDATE`;
 }
 
+/**
+ * lockFunds for a statement over many items: shard 0 of every merchant and currency a row of
+ * `from` names, locked in (merchant, currency) order, with `debited` (locked, current) and
+ * `credited` (all shards, the statement's snapshot). A pair without a row has none here.
+ */
+export function lockFundsEach(p: {
+  from: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  currency: RawBuilder<unknown>;
+  after: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`SELECT b.merchant_id, b.currency, b.debited, (SELECT coalesce(sum(a.credited), 0) FROM merchant_balances a
+        WHERE a.merchant_id = b.merchant_id AND a.currency = b.currency) AS credited
+      FROM merchant_balances b
+      WHERE b.shard = 0 AND EXISTS (SELECT 1 FROM ${p.from} WHERE ${p.merchantId} = b.merchant_id AND ${p.currency} = b.currency)
+        AND ${p.after}
+      ORDER BY b.merchant_id, b.currency FOR UPDATE`;
+}
+
+/**
+ * holdFunds for each row of `from` that passes `where`, summed per merchant and currency (an
+ * UPDATE changes a row once per statement): `amount` out of the available funds, `held` of it
+ * into reserved. The caller has checked, on the rows lockFundsEach locked, that the sums are covered.
+ */
+export function holdFundsEach(p: {
+  from: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  currency: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  held: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`UPDATE merchant_balances SET debited = merchant_balances.debited + g.amount, reserved = merchant_balances.reserved + g.held
+      FROM (SELECT m, c, sum(a)::bigint AS amount, sum(h)::bigint AS held
+        FROM (SELECT ${p.merchantId} AS m, ${p.currency} AS c, ${p.amount} AS a, ${p.held} AS h FROM ${p.from} WHERE ${p.where}) x
+        GROUP BY m, c) g
+      WHERE merchant_balances.merchant_id = g.m AND merchant_balances.currency = g.c AND merchant_balances.shard = 0
+      RETURNING merchant_balances.debited`;
+}
+
 /** `available >= amount` on the row `funds` locked. */
 export const fundsCover = (amount: bigint): RawBuilder<unknown> =>
   sql`(SELECT credited - debited FROM funds) >= ${amount.toString()}::bigint`;

@@ -19,6 +19,9 @@ export interface PostingLine {
   seq?: RawBuilder<unknown>;
 }
 
+/** A posting's step: 'hold' or 'final', or (over many rows) an expression choosing one per row. */
+export type Step = 'hold' | 'final' | RawBuilder<'hold' | 'final'>;
+
 /** The next application order (ledger_entries.seq, migration 005). */
 export const nextEntrySeq = sql`nextval('ledger_entry_seq')`;
 
@@ -35,7 +38,7 @@ export interface Posting {
    * 'hold': an outflow's posting when it is created, before the provider's answer brings its
    * final one. The unique (source_type, source_id, step) index lets each be written once.
    */
-  step?: 'hold' | 'final';
+  step?: Step;
 }
 
 /**
@@ -61,7 +64,7 @@ function postingSql(p: {
   sourceType: RawBuilder<unknown>;
   sourceId: RawBuilder<unknown>;
   at: RawBuilder<unknown>;
-  step?: 'hold' | 'final';
+  step?: Step;
   lines: {
     id: string | RawBuilder<unknown>;
     account: string | RawBuilder<unknown>;
@@ -71,7 +74,7 @@ function postingSql(p: {
     seq?: RawBuilder<unknown>;
   }[];
 }): RawBuilder<unknown> {
-  const step = p.step === 'hold' ? sql.lit('hold') : sql.lit('final');
+  const step = p.step === undefined || typeof p.step === 'string' ? sql.lit(p.step ?? 'final') : p.step;
   const entries = p.lines.map(
     (line) =>
       sql`SELECT ${line.id}, ${p.transactionId}, ${line.account}, ${line.currency}, ${line.amount}, ${line.balanceAfter}, ${p.sourceType},
@@ -115,6 +118,7 @@ export function postingEachCtes(p: {
   amount: RawBuilder<unknown>;
   out: EachLine;
   in: EachLine;
+  step?: Step;
 }): RawBuilder<unknown> {
   const line = (l: EachLine, amount: RawBuilder<unknown>) => ({
     id: l.id,

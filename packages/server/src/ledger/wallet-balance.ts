@@ -90,3 +90,37 @@ export function walletCredit(p: {
       FROM ${p.from} WHERE wallets.id = ${p.walletId} AND ${p.where}
       RETURNING ${p.returning ? sql`${p.returning}, ` : sql``}wallets.balance, ${nextEntrySeq} AS seq`;
 }
+
+/**
+ * The CTEs `<name>_wallets AS (…), <name> AS (…)`: credits for each row of `from` that passes
+ * `where`, where one wallet may be credited by several rows (an outflow batch's refunds to one
+ * customer): each wallet is updated once, by the sum of its rows, and its RETURNING draws one
+ * seq per row under the row lock. `<name>` then has one row per credited item: `item`, its
+ * `balance` after its own credit (the wallet's new balance less the later rows' amounts, by
+ * `order`) and its `seq` (the wallet's seqs in the same order), as if each had been applied alone.
+ */
+export function walletCreditsCtes(p: {
+  name: string;
+  from: RawBuilder<unknown>;
+  item: RawBuilder<unknown>;
+  walletId: RawBuilder<unknown>;
+  amount: RawBuilder<unknown>;
+  /** The rows' application order within a wallet (their arrival order). */
+  order: RawBuilder<unknown>;
+  now: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  const wallets = sql.id(`${p.name}_wallets`);
+  const rows = sql`SELECT ${p.item} AS item, ${p.walletId} AS w, ${p.amount} AS a, ${p.order} AS o, ${p.now} AS t FROM ${p.from} WHERE ${p.where}`;
+  return sql`${wallets} AS (
+      UPDATE wallets SET balance = wallets.balance + g.total, updated_at = g.t
+      FROM (SELECT w, sum(a)::bigint AS total, count(*)::int AS n, max(t) AS t FROM (${rows}) x GROUP BY w) g
+      WHERE wallets.id = g.w
+      RETURNING wallets.id, wallets.balance,
+        (SELECT array_agg(s ORDER BY s) FROM (SELECT ${nextEntrySeq} AS s FROM generate_series(1, g.n)) q) AS seqs
+    ), ${sql.id(p.name)} AS (
+      SELECT x.item, cw.balance - coalesce(sum(x.a) OVER (PARTITION BY x.w ORDER BY x.o ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS balance,
+        cw.seqs[(row_number() OVER (PARTITION BY x.w ORDER BY x.o))::int] AS seq
+      FROM (${rows}) x JOIN ${wallets} cw ON cw.id = x.w
+    )`;
+}

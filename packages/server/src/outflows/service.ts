@@ -128,9 +128,8 @@ export function createOutflowService(deps: {
     };
   }
 
-  /** The negative control of the storms decides on numbers read without a lock; everything else in the database. */
+  /** The negative control of the storms decides on numbers read without a lock (see createOutflowStatement). */
   async function modes(draft: Draft, auth: AuthContext): Promise<store.CreateModes> {
-    if (!config.negativeControlRmwDebit) return { funds: { kind: 'conditional' }, refundCap: { kind: 'conditional' } };
     const funds: FundsMode = await readFundsUnlocked(db, auth.merchantId, draft.currency);
     const refundCap: RefundCapMode = draft.paymentId ? await readRefundedUnlocked(db, draft.paymentId) : { kind: 'conditional' };
     return { funds, refundCap };
@@ -149,9 +148,15 @@ export function createOutflowService(deps: {
       if (attempt > 0) await ensureFundsRow(db, auth.merchantId, draft.currency);
       try {
         // The merchant's lane: its outflows all decide on its shard-0 balance row anyway.
-        const statement = store.createOutflowStatement({ base, refuse }, await modes(draft, auth));
-        const result = await deps.groupCommit.lane(auth.merchantId).write(statement);
-        decision = present(result.rows[0], 'decision').decision;
+        const lane = deps.groupCommit.lane(auth.merchantId);
+        if (config.negativeControlRmwDebit) {
+          // The storms' negative control: its own statement, deciding on numbers read without a lock.
+          const statement = store.createOutflowStatement({ base, refuse }, await modes(draft, auth));
+          decision = present((await lane.write(statement)).rows[0], 'decision').decision;
+        } else {
+          // Merged with the lane's other outflows of the batch into one statement.
+          decision = (await lane.merge(store.outflows, store.outflowItem({ base, refuse }))).decision;
+        }
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, draft);
         throw error;

@@ -1,19 +1,36 @@
 import { type RawBuilder, sql } from 'kysely';
-import { addRefunded, giveBackRefunded, lockPaymentForRefund, type RefundCapMode } from '../charges/store.ts';
+import {
+  addRefunded,
+  addRefundedEach,
+  giveBackRefunded,
+  lockPaymentForRefund,
+  lockPaymentsForRefundEach,
+  type RefundCapMode,
+} from '../charges/store.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
+import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
 import * as queue from '../db/pending-queue.ts';
 import type { OutflowKind, OutflowStatus } from '../db/schema.ts';
 import { lateOutcome, type ProviderFinalOutcome, recordLateOutcome as writeLateOutcome } from '../events/late-outcome.ts';
 import { eventType, eventTypeCase, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { merchantAccount, newEntryId, providerAccount, reservedAccount, walletAccount } from '../ledger/accounts.ts';
-import { type FundsMode, fundsCover, holdFunds, lockFunds, releaseFunds } from '../ledger/merchant-balance.ts';
-import { postingCtes } from '../ledger/posting.ts';
-import { walletCredit } from '../ledger/wallet-balance.ts';
+import {
+  type FundsMode,
+  fundsCover,
+  holdFunds,
+  holdFundsEach,
+  lockFunds,
+  lockFundsEach,
+  releaseFunds,
+} from '../ledger/merchant-balance.ts';
+import { nextEntrySeq, postingCtes, postingEachCtes } from '../ledger/posting.ts';
+import { walletCredit, walletCreditsCtes } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
-import { deliveriesFor } from '../webhooks/store.ts';
+import { lockWalletsEachSql } from '../wallets/store.ts';
+import { deliveriesFor, deliveriesForEach } from '../webhooks/store.ts';
 import { type OutflowRow, outflowView } from './view.ts';
 
 /**
@@ -250,6 +267,250 @@ export function createOutflowStatement(plan: OutflowPlan, modes: CreateModes): R
     ), ${createPosting(base, now)}, ${createEvents(base, written, now)}
     SELECT failure AS decision FROM decision`;
 }
+
+/** An outflow as one item of the merged statement: its plan, and the ids its posting and events take. */
+export interface OutflowItem {
+  plan: OutflowPlan;
+  ids: { ledgerTransaction: string; outEntry: string; inEntry: string; createdEvent: string; finalEvent: string };
+}
+
+export function outflowItem(plan: OutflowPlan): OutflowItem {
+  const { base } = plan;
+  return {
+    plan,
+    ids: {
+      ledgerTransaction: newId('ledgerTransaction'),
+      outEntry: newEntryId(merchantAccount(base.merchant_id, base.currency)),
+      inEntry: newEntryId(inAccount(base)),
+      createdEvent: newId('event'),
+      finalEvent: newId('event'),
+    },
+  };
+}
+
+/** Where an outflow's money goes when it is created: the wallet, or the merchant's reserve until the provider answers. */
+const inAccount = (base: OutflowRow) => (base.wallet_id ? walletAccount(base.wallet_id) : reservedAccount(base.merchant_id, base.currency));
+
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+const at = (value: Date | null) => (value === null ? null : value.toISOString());
+/** The final event's payload when the statement ends the outflow with `failure` (null: as planned). */
+const finalPayload = (base: OutflowRow, failure: WrittenFailure | null) => eventPayload(outflowView(outflowOutcomeRow(base, failure)));
+
+/** The merged statement's input: one array parameter per column, one element per outflow, in arrival order (`ord`). */
+const INPUT = mergedInput<OutflowItem>(
+  [
+    ['id', 'text', (o) => o.plan.base.id],
+    ['kind', 'text', (o) => o.plan.base.kind],
+    ['merchant_id', 'text', (o) => o.plan.base.merchant_id],
+    ['reference', 'text', (o) => o.plan.base.reference],
+    ['fingerprint', 'jsonb', (o) => json(o.plan.base.request_fingerprint)],
+    ['status', 'text', (o) => o.plan.base.status],
+    ['amount', 'bigint', (o) => o.plan.base.amount],
+    ['currency', 'text', (o) => o.plan.base.currency],
+    ['payment_id', 'text', (o) => o.plan.base.payment_id],
+    ['reason', 'text', (o) => o.plan.base.reason],
+    ['destination_type', 'text', (o) => o.plan.base.destination_type],
+    ['destination', 'jsonb', (o) => json(o.plan.base.destination)],
+    ['wallet_id', 'text', (o) => o.plan.base.wallet_id],
+    ['description', 'text', (o) => o.plan.base.description],
+    ['metadata', 'jsonb', (o) => json(o.plan.base.metadata)],
+    ['callback_url', 'text', (o) => o.plan.base.callback_url],
+    ['refuse', 'text', (o) => o.plan.refuse],
+    ['refuse_message', 'text', (o) => (o.plan.refuse ? FAILURE_MESSAGES[o.plan.refuse] : null)],
+    ['provider', 'text', (o) => o.plan.base.provider],
+    ['livemode', 'boolean', (o) => o.plan.base.livemode],
+    ['at', 'timestamptz', (o) => o.plan.base.created_at.toISOString()],
+    ['completed_at', 'timestamptz', (o) => at(o.plan.base.completed_at)],
+    ['lease', 'timestamptz', (o) => at(o.plan.base.lease_until)],
+    ['ltx', 'text', (o) => o.ids.ledgerTransaction],
+    ['out_entry', 'text', (o) => o.ids.outEntry],
+    ['in_entry', 'text', (o) => o.ids.inEntry],
+    ['merchant_account', 'text', (o) => merchantAccount(o.plan.base.merchant_id, o.plan.base.currency)],
+    ['in_account', 'text', (o) => inAccount(o.plan.base)],
+    ['created_event', 'text', (o) => o.ids.createdEvent],
+    ['final_event', 'text', (o) => o.ids.finalEvent],
+    ['created_type', 'text', (o) => eventType(o.plan.base.kind, 'created')],
+    ['succeeded_type', 'text', (o) => eventType(o.plan.base.kind, 'succeeded')],
+    ['failed_type', 'text', (o) => eventType(o.plan.base.kind, 'failed')],
+    ['created_data', 'text', (o) => eventPayload(outflowView(o.plan.base))],
+    // Only what can happen: a pending outflow has no final event unless it fails; only a wallet can be inactive.
+    ['ok_data', 'text', (o) => (o.plan.base.status === 'pending' ? null : finalPayload(o.plan.base, null))],
+    ['insufficient_data', 'text', (o) => finalPayload(o.plan.base, 'insufficient_funds')],
+    ['inactive_data', 'text', (o) => (o.plan.base.wallet_id ? finalPayload(o.plan.base, 'wallet_inactive') : null)],
+    ['refuse_data', 'text', (o) => (o.plan.refuse ? finalPayload(o.plan.base, o.plan.refuse) : null)],
+  ] satisfies MergedColumn<OutflowItem>[],
+  { ordinality: 'ord' },
+);
+
+/** Column `name` of the outcome row `o`. */
+const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
+
+/** Raised by the merged statement when its outflows together are more than the funds: each then runs alone. */
+export const FUNDS_SPLIT = 'merged outflows are more than the funds: each runs alone';
+
+/**
+ * Refunds and payouts as ONE statement for many (group-commit.ts MergedWrite): what
+ * createOutflowStatement does for one, for each row of its array parameters, in the same lock
+ * order (payments, funds, wallets; each set in key order). Each outflow is decided on the locked
+ * rows as it would be alone: its payment (one per statement: the key), its destination wallet,
+ * and its merchant's funds, which must cover the sum of the statement's outflows that reach the
+ * funds check. When they do, each of those is covered whatever the order, exactly as one after
+ * the other; when they do not (and there are several), the statement raises (FUNDS_SPLIT), the
+ * batch is rolled back and each runs alone, so which ones fail insufficient_funds is decided in
+ * arrival order. Several refunds to one wallet share the statement: its credit is their sum,
+ * each line with its own balance after and seq (walletCreditsCtes). Funds moves are summed per
+ * merchant and currency. Returns each item's decision, as the single statement does.
+ */
+function outflowsStatement(): RawBuilder<{ id: string; decision: Decision }> {
+  const written = sql`o.failure IS NULL OR o.failure IN ('insufficient_funds', 'wallet_inactive') OR o.failure = o.refuse`;
+  const ok = sql`o.failure IS NULL`;
+  const failed = (value: RawBuilder<unknown>, otherwise: RawBuilder<unknown> = sql`NULL`) =>
+    sql`CASE WHEN ${ok} THEN ${value} ELSE ${otherwise} END`;
+  const values: Record<Column, RawBuilder<unknown>> = {
+    id: o('id'),
+    kind: o('kind'),
+    merchant_id: o('merchant_id'),
+    reference: o('reference'),
+    request_fingerprint: o('fingerprint'),
+    status: failed(o('status'), sql.lit('failed')),
+    amount: o('amount'),
+    currency: o('currency'),
+    payment_id: o('payment_id'),
+    reason: o('reason'),
+    destination_type: o('destination_type'),
+    destination: o('destination'),
+    wallet_id: o('wallet_id'),
+    description: o('description'),
+    metadata: o('metadata'),
+    callback_url: o('callback_url'),
+    failure_code: o('failure'),
+    failure_message: sql`CASE o.failure WHEN 'insufficient_funds' THEN ${sql.lit(FAILURE_MESSAGES.insufficient_funds)}
+      WHEN 'wallet_inactive' THEN ${sql.lit(FAILURE_MESSAGES.wallet_inactive)} ELSE o.refuse_message END`,
+    provider: o('provider'),
+    livemode: o('livemode'),
+    created_at: o('at'),
+    updated_at: o('at'),
+    completed_at: failed(o('completed_at'), o('at')),
+    next_check_at: failed(o('lease')),
+    lease_until: failed(o('lease')),
+  };
+  const columns = Object.keys(OUTFLOW_COLUMNS) as Column[];
+  const object = { merchantId: o('merchant_id'), objectId: o('id'), livemode: o('livemode'), at: o('at') };
+  const createdEvent = insertEvents(sql`ins JOIN outcome o ON o.id = ins.id`, object, [
+    { id: o('created_event'), type: o('created_type'), payload: o('created_data') },
+  ]);
+  const finalEvent = insertEvents(sql`ins JOIN outcome o ON o.id = ins.id WHERE ins.status <> 'pending'`, object, [
+    {
+      id: o('final_event'),
+      type: sql<string>`CASE ins.status WHEN 'succeeded' THEN o.succeeded_type ELSE o.failed_type END`,
+      payload: sql<string>`CASE coalesce(ins.failure_code, '') WHEN '' THEN o.ok_data WHEN 'insufficient_funds' THEN o.insufficient_data
+        WHEN 'wallet_inactive' THEN o.inactive_data ELSE o.refuse_data END`,
+    },
+  ]);
+  return sql`
+    WITH input AS (${INPUT.select}
+    ), pay AS (${lockPaymentsForRefundEach({ from: sql`input i`, paymentId: sql`i.payment_id`, merchantId: sql`i.merchant_id` })}
+    ), funds AS (${lockFundsEach({
+      from: sql`input i`,
+      merchantId: sql`i.merchant_id`,
+      currency: sql`i.currency`,
+      after: sql`(SELECT count(*) FROM pay) >= 0`,
+    })}
+    ), dest AS (${lockWalletsEachSql({
+      from: sql`input i`,
+      walletId: sql`i.wallet_id`,
+      merchantId: sql`i.merchant_id`,
+      after: sql`(SELECT count(*) FROM funds) >= 0`,
+    })}
+    ), checked AS (
+      SELECT i.*, f.credited - f.debited AS available,
+        CASE WHEN i.kind = 'refund' AND p.status IS DISTINCT FROM 'succeeded' THEN 'payment_not_refundable'
+             WHEN i.kind = 'refund' AND p.amount - p.amount_refunded < i.amount THEN 'amount_too_large'
+             WHEN f.merchant_id IS NULL THEN 'no_funds_row'
+             WHEN i.refuse IS NOT NULL THEN i.refuse END AS refused,
+        CASE WHEN i.wallet_id IS NULL THEN 'active' ELSE d.status END AS dest_status
+      FROM input i
+      LEFT JOIN pay p ON p.id = i.payment_id AND p.merchant_id = i.merchant_id
+      LEFT JOIN funds f ON f.merchant_id = i.merchant_id AND f.currency = i.currency
+      LEFT JOIN dest d ON d.id = i.wallet_id AND d.merchant_id = i.merchant_id
+    ), reaching AS (
+      SELECT merchant_id, currency, count(*) AS n, sum(amount) AS total FROM checked WHERE refused IS NULL GROUP BY merchant_id, currency
+    ), outcome AS (
+      SELECT c.*,
+        CASE WHEN c.refused IS NOT NULL THEN c.refused
+             WHEN r.n > 1 AND r.total > c.available THEN purse_abort(${sql.lit(FUNDS_SPLIT)})
+             WHEN c.available < c.amount THEN 'insufficient_funds'
+             WHEN c.dest_status IS DISTINCT FROM 'active' THEN 'wallet_inactive' END AS failure
+      FROM checked c LEFT JOIN reaching r ON r.merchant_id = c.merchant_id AND r.currency = c.currency
+    ), refunded AS (${addRefundedEach({
+      from: sql`outcome o`,
+      paymentId: o('payment_id'),
+      amount: o('amount'),
+      now: o('at'),
+      where: sql`${ok} AND o.kind = 'refund'`,
+    })}
+    ), hold AS (${holdFundsEach({
+      from: sql`outcome o`,
+      merchantId: o('merchant_id'),
+      currency: o('currency'),
+      amount: o('amount'),
+      held: sql`CASE WHEN o.status = 'pending' THEN o.amount ELSE 0 END`,
+      where: ok,
+    })}
+    ), ${walletCreditsCtes({
+      name: 'credit',
+      from: sql`outcome o`,
+      item: o('id'),
+      walletId: o('wallet_id'),
+      amount: o('amount'),
+      order: o('ord'),
+      now: o('at'),
+      where: sql`${ok} AND o.wallet_id IS NOT NULL`,
+    })}, ins AS (
+      INSERT INTO outflows (${sql.join(columns.map((c) => sql.ref(c)))})
+      SELECT ${sql.join(columns.map((c) => values[c]))} FROM outcome o WHERE ${written}
+      RETURNING id, status, failure_code
+    ), ${postingEachCtes({
+      from: sql`outcome o LEFT JOIN credit c ON c.item = o.id WHERE ${ok}`,
+      transactionId: o('ltx'),
+      merchantId: o('merchant_id'),
+      sourceType: o('kind'),
+      sourceId: o('id'),
+      at: o('at'),
+      currency: o('currency'),
+      amount: o('amount'),
+      // To a wallet the money has arrived; to a provider it is held until the provider answers.
+      step: sql`CASE WHEN o.wallet_id IS NULL THEN 'hold' ELSE 'final' END`,
+      out: { id: o('out_entry'), account: o('merchant_account'), balanceAfter: sql`NULL`, seq: 'not a wallet line' },
+      in: {
+        id: o('in_entry'),
+        account: o('in_account'),
+        balanceAfter: sql`c.balance`,
+        seq: sql`CASE WHEN o.wallet_id IS NULL THEN ${nextEntrySeq} ELSE c.seq END`,
+      },
+    })}, evs_created AS (${createdEvent}
+    ), evs_final AS (${finalEvent}
+    ), deliveries AS (${deliveriesForEach(sql`(SELECT * FROM evs_created UNION ALL SELECT * FROM evs_final) ev`, {
+      from: sql`outcome o`,
+      on: sql`o.id = ev.object_id`,
+      url: o('callback_url'),
+    })})
+    SELECT id, failure AS decision FROM outcome`;
+}
+
+/**
+ * Refunds and payouts, merged in a batch: keyed by the refunded payment (its cap is decided on
+ * its row, changed once per statement) or the outflow itself; touching the destination wallet,
+ * so an outflow to a wallet never runs before a payment from it that came first.
+ */
+export const outflows: MergedWrite<OutflowItem, { id: string; decision: Decision }> = {
+  name: 'outflows',
+  statement: outflowsStatement(),
+  columns: INPUT.parameters,
+  key: (item) => item.plan.base.payment_id ?? item.plan.base.id,
+  touches: (item) => (item.plan.base.wallet_id ? [item.plan.base.wallet_id] : []),
+  id: (item) => item.plan.base.id,
+};
 
 /** A provider's final word on a pending outflow. */
 export interface OutflowCompletion {

@@ -121,3 +121,19 @@ export function lockWalletsSql(merchantId: string, walletIds: string[]): RawBuil
   const ids = sql.join(walletIds.map((id) => sql`${id}`));
   return sql`SELECT id, status FROM wallets WHERE merchant_id = ${merchantId} AND id IN (${ids}) ORDER BY id FOR UPDATE`;
 }
+
+/**
+ * lockWalletsSql for a statement over many items: `SELECT id, merchant_id, status … FOR UPDATE` of
+ * every wallet a row of `from` names (`walletId`) that belongs to that row's merchant, in id
+ * order; `after` is a condition that makes the statement take its earlier locks first.
+ */
+export function lockWalletsEachSql(p: {
+  from: RawBuilder<unknown>;
+  walletId: RawBuilder<unknown>;
+  merchantId: RawBuilder<unknown>;
+  after: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  return sql`SELECT w.id, w.merchant_id, w.status FROM wallets w
+      WHERE EXISTS (SELECT 1 FROM ${p.from} WHERE ${p.walletId} = w.id AND ${p.merchantId} = w.merchant_id) AND ${p.after}
+      ORDER BY w.id FOR UPDATE`;
+}

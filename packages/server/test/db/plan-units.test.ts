@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { type MergedWrite, type Pending, planUnits } from '../../src/db/group-commit.ts';
 
-type Item = { name: string; key: string };
+type Item = { name: string; key: string; touches?: string[] };
 const write = (label: string): MergedWrite<Item, { id: string }> => ({
   name: label,
   statement: sql`SELECT 1`,
@@ -15,6 +15,8 @@ const write = (label: string): MergedWrite<Item, { id: string }> => ({
 });
 const payments = write('payments');
 const credits = write('credits');
+/** Keyed by its own object (a refund's payment), touching a wallet it credits (summed with others). */
+const refunds: MergedWrite<Item, { id: string }> = { ...write('refunds'), touches: (item) => item.touches ?? [] };
 
 const merged = (w: MergedWrite<Item, { id: string }>, name: string, key: string) =>
   ({ merged: w, item: { name, key }, resolve: () => {}, reject: () => {} }) as unknown as Pending;
@@ -60,4 +62,28 @@ test("an item never runs before another write's item of its key that came first"
 
 test('a statement of its own closes every open merged statement', () => {
   assert.deepEqual(shape([merged(payments, 'a1', 'A'), single('transfer'), merged(payments, 'b1', 'B')]), [['a1'], ['transfer'], ['b1']]);
+});
+
+test('touched keys: shared within the write, ordered across writes', () => {
+  // Two refunds crediting wallet W share a statement (their credits are summed): only their own keys must differ.
+  assert.deepEqual(
+    shape([
+      { ...merged(refunds, 'refund-1', 'P1'), item: { name: 'refund-1', key: 'P1', touches: ['W'] } } as Pending,
+      { ...merged(refunds, 'refund-2', 'P2'), item: { name: 'refund-2', key: 'P2', touches: ['W'] } } as Pending,
+    ]),
+    [['refund-1', 'refund-2']],
+  );
+  const refund = (name: string, key: string, wallet: string) =>
+    ({ ...merged(refunds, name, key), item: { name, key, touches: [wallet] } }) as Pending;
+  // A payment from W after a refund to W waits for a statement after the refund's; a refund to W
+  // after that payment may not join the first refunds statement, which runs before the payment.
+  assert.deepEqual(
+    shape([refund('refund-1', 'P1', 'W'), merged(payments, 'pay-W', 'W'), refund('refund-2', 'P2', 'W'), refund('refund-3', 'P3', 'V')]),
+    [['refund-1'], ['pay-W'], ['refund-2', 'refund-3']],
+  );
+  // A refund to V (touched only) does not hold back a payment from W.
+  assert.deepEqual(shape([merged(payments, 'pay-W', 'W'), refund('refund-1', 'P1', 'V'), merged(payments, 'pay-X', 'X')]), [
+    ['pay-W', 'pay-X'],
+    ['refund-1'],
+  ]);
 });
