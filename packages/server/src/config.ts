@@ -79,8 +79,12 @@ export interface Config {
   readonly groupCommitLanes: number | null;
   /** Most money writes in one group commit. */
   readonly groupCommitMaxBatch: number;
-  /** Negative control for the group-commit tests ONLY (db/group-commit.ts). Never set it anywhere else. */
-  readonly negativeControlGroupCommit: 'no-fallback' | 'reversed' | 'answer-before-commit' | null;
+  /**
+   * Negative control for the group-commit tests ONLY: the batcher broken on purpose
+   * (db/group-commit.ts), or merged outflows each checked against the whole funds
+   * (outflows/store.ts). Never set it anywhere else.
+   */
+  readonly negativeControlGroupCommit: 'no-fallback' | 'reversed' | 'answer-before-commit' | 'outflows-unsplit' | null;
   /** Country calling code → mobile-money network, for numbers whose provider is not named. */
   readonly mobileMoneyRoutes: readonly (readonly [string, string])[];
   /** PURSE_PUBLIC_URL without a trailing slash: where clients and providers reach this service; null when unset. */
@@ -171,8 +175,10 @@ function trustedProxies(env: Env): string[] {
 function groupCommitControl(env: Env): Config['negativeControlGroupCommit'] {
   const value = env.PURSE_NEGATIVE_CONTROL_GROUP_COMMIT;
   if (value === undefined || value === '') return null;
-  if (value === 'no-fallback' || value === 'reversed' || value === 'answer-before-commit') return value;
-  throw new ConfigError(`PURSE_NEGATIVE_CONTROL_GROUP_COMMIT must be no-fallback, reversed or answer-before-commit, got ${value}`);
+  if (value === 'no-fallback' || value === 'reversed' || value === 'answer-before-commit' || value === 'outflows-unsplit') return value;
+  throw new ConfigError(
+    `PURSE_NEGATIVE_CONTROL_GROUP_COMMIT must be no-fallback, reversed, answer-before-commit or outflows-unsplit, got ${value}`,
+  );
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {

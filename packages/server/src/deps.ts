@@ -110,7 +110,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     lanes: config.groupCommitLanes ?? (db.kind === 'pglite' ? 1 : 4),
     maxBatch: config.groupCommitMaxBatch,
     onBatch: (size, fellBack) => metrics.observeBatch(size, fellBack),
-    negativeControl: config.negativeControlGroupCommit,
+    negativeControl: config.negativeControlGroupCommit === 'outflows-unsplit' ? null : config.negativeControlGroupCommit,
   });
   const settlement = createSettlement({
     db: db.db,

@@ -11,7 +11,8 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:negative-control
 //
 // The group-commit scenarios (test/db/group-commit.ts) run here too, each against the batcher broken
-// on purpose the way it checks (no per-statement fallback, reversed order, answers before COMMIT).
+// on purpose the way it checks (no per-statement fallback, reversed order, answers before COMMIT),
+// and merged outflows each checked against the whole funds instead of their sum (outflows-unsplit).
 //
 // Not a *.test.ts file: `npm test` does not run it. It creates its own database and drops it.
 // Exit 0 only when every control failed as expected (successes > covered); 1 otherwise.
@@ -23,7 +24,14 @@ import { runPayoutStorm } from './concurrency/payout-storm.ts';
 import { runRefundStorm } from './concurrency/refund-storm.ts';
 import { type ApiClient, figuresLine, httpClient } from './concurrency/support.ts';
 import { runTransferStorm } from './concurrency/transfer-storm.ts';
-import { GROUP_COMMIT_ENV, mixedBatch, noAnswerBeforeCommit, sameWalletInOrder, type Verdict } from './db/group-commit.ts';
+import {
+  GROUP_COMMIT_ENV,
+  mixedBatch,
+  noAnswerBeforeCommit,
+  outflowFundsInOrder,
+  sameWalletInOrder,
+  type Verdict,
+} from './db/group-commit.ts';
 import { buildTestApp, createTestMerchant, type TestApp } from './helpers/app.ts';
 
 const COVERED = 100;
@@ -176,6 +184,8 @@ async function groupCommitControls(): Promise<boolean> {
     ['no-fallback', mixedBatch],
     ['reversed', sameWalletInOrder],
     ['answer-before-commit', noAnswerBeforeCommit],
+    ['reversed', outflowFundsInOrder],
+    ['outflows-unsplit', outflowFundsInOrder],
   ];
   let all = true;
   for (const [control, scenario] of controls) {

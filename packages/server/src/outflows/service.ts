@@ -155,7 +155,8 @@ export function createOutflowService(deps: {
           decision = present((await lane.write(statement)).rows[0], 'decision').decision;
         } else {
           // Merged with the lane's other outflows of the batch into one statement.
-          decision = (await lane.merge(store.outflows, store.outflowItem({ base, refuse }))).decision;
+          const write = config.negativeControlGroupCommit === 'outflows-unsplit' ? store.outflowsUnsplit : store.outflows;
+          decision = (await lane.merge(write, store.outflowItem({ base, refuse }))).decision;
         }
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, draft);

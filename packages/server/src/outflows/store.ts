@@ -361,7 +361,7 @@ export const FUNDS_SPLIT = 'merged outflows are more than the funds: each runs a
  * each line with its own balance after and seq (walletCreditsCtes). Funds moves are summed per
  * merchant and currency. Returns each item's decision, as the single statement does.
  */
-function outflowsStatement(): RawBuilder<{ id: string; decision: Decision }> {
+function outflowsStatement(split: boolean): RawBuilder<{ id: string; decision: Decision }> {
   const written = sql`o.failure IS NULL OR o.failure IN ('insufficient_funds', 'wallet_inactive') OR o.failure = o.refuse`;
   const ok = sql`o.failure IS NULL`;
   const failed = (value: RawBuilder<unknown>, otherwise: RawBuilder<unknown> = sql`NULL`) =>
@@ -438,7 +438,7 @@ function outflowsStatement(): RawBuilder<{ id: string; decision: Decision }> {
     ), outcome AS (
       SELECT c.*,
         CASE WHEN c.refused IS NOT NULL THEN c.refused
-             WHEN r.n > 1 AND r.total > c.available THEN purse_abort(${sql.lit(FUNDS_SPLIT)})
+             ${split ? sql`WHEN r.n > 1 AND r.total > c.available THEN purse_abort(${sql.lit(FUNDS_SPLIT)})` : sql``}
              WHEN c.available < c.amount THEN 'insufficient_funds'
              WHEN c.dest_status IS DISTINCT FROM 'active' THEN 'wallet_inactive' END AS failure
       FROM checked c LEFT JOIN reaching r ON r.merchant_id = c.merchant_id AND r.currency = c.currency
@@ -503,14 +503,25 @@ function outflowsStatement(): RawBuilder<{ id: string; decision: Decision }> {
  * its row, changed once per statement) or the outflow itself; touching the destination wallet,
  * so an outflow to a wallet never runs before a payment from it that came first.
  */
-export const outflows: MergedWrite<OutflowItem, { id: string; decision: Decision }> = {
-  name: 'outflows',
-  statement: outflowsStatement(),
-  columns: INPUT.parameters,
-  key: (item) => item.plan.base.payment_id ?? item.plan.base.id,
-  touches: (item) => (item.plan.base.wallet_id ? [item.plan.base.wallet_id] : []),
-  id: (item) => item.plan.base.id,
-};
+export const outflows = outflowsWrite('outflows', true);
+
+/**
+ * WRONG ON PURPOSE (negative control only, PURSE_NEGATIVE_CONTROL_GROUP_COMMIT=outflows-unsplit):
+ * each outflow checked against the whole funds, not their sum: together they can take more than
+ * there is.
+ */
+export const outflowsUnsplit = outflowsWrite('outflows unsplit', false);
+
+function outflowsWrite(name: string, split: boolean): MergedWrite<OutflowItem, { id: string; decision: Decision }> {
+  return {
+    name,
+    statement: outflowsStatement(split),
+    columns: INPUT.parameters,
+    key: (item) => item.plan.base.payment_id ?? item.plan.base.id,
+    touches: (item) => (item.plan.base.wallet_id ? [item.plan.base.wallet_id] : []),
+    id: (item) => item.plan.base.id,
+  };
+}
 
 /** A provider's final word on a pending outflow. */
 export interface OutflowCompletion {

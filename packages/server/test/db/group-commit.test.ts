@@ -8,9 +8,11 @@ import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
 import {
   GROUP_COMMIT_ENV,
   mergedClaimsAndCompletions,
+  mergedOutflows,
   mergedStatement,
   mixedBatch,
   noAnswerBeforeCommit,
+  outflowFundsInOrder,
   sameWalletInOrder,
 } from './group-commit.ts';
 
@@ -54,6 +56,18 @@ test('payments from one wallet in one batch are applied in arrival order against
 
 test('nothing is answered before COMMIT, and a batch that loses its connection answers nothing and stores nothing', async (t) => {
   const verdict = await noAnswerBeforeCommit(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('refunds and payouts of two merchants in one statement: each its own decision, one wallet credited twice, a stale lookup refused', async (t) => {
+  const verdict = await mergedOutflows(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('outflows more than the funds in one batch: each runs alone, in arrival order', async (t) => {
+  const verdict = await outflowFundsInOrder(app);
   t.diagnostic(JSON.stringify(verdict.seen));
   assert.ok(verdict.ok, JSON.stringify(verdict.seen));
 });

@@ -9,8 +9,12 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { ChargeBody } from '../../src/charges/prepare.ts';
+import type { ChargeReader } from '../../src/charges/store.ts';
+import type { ChargeRow } from '../../src/charges/view.ts';
+import { walletAccount } from '../../src/ledger/accounts.ts';
 import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
 import type { AuthContext } from '../../src/oauth/service.ts';
+import { createOutflowService, type OutflowService } from '../../src/outflows/service.ts';
 import { ApiError } from '../../src/shared/errors.ts';
 import { createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { cardMethod, fundedWallet, get, post, uniqueRef, walletMethod } from '../helpers/factories.ts';
@@ -363,4 +367,240 @@ export async function noAnswerBeforeCommit(app: TestApp): Promise<Verdict> {
   } finally {
     pool.off('acquire', holdCommit);
   }
+}
+
+/**
+ * An outflow service whose payment lookups answer at once from rows read earlier (`known`), so
+ * every refund of a scenario reaches the lane in the same turn and they share one batch. Rows
+ * read before a later refund are stale: the statement, deciding on the locked row, must refuse.
+ */
+function outflowsKnowing(app: TestApp, known: ChargeRow[]): OutflowService {
+  const rows = new Map(known.map((row) => [row.id, row]));
+  const reader: ChargeReader = {
+    load: async ({ id, merchantId }) => {
+      const row = rows.get(id);
+      return row?.merchant_id === merchantId ? row : undefined;
+    },
+  };
+  const d = app.deps;
+  return createOutflowService({
+    db: d.db.db,
+    groupCommit: d.groupCommit,
+    chargeReader: reader,
+    clock: d.clock,
+    config: d.config,
+    hashKey: d.hashKey,
+    registry: d.registry,
+    settlement: d.outflowSettlement,
+  });
+}
+
+async function chargeRows(app: TestApp, ids: string[]): Promise<ChargeRow[]> {
+  return (await app.deps.db.db.selectFrom('charges').selectAll().where('id', 'in', ids).execute()) as ChargeRow[];
+}
+
+type RefundArgs = Parameters<OutflowService['createRefund']>[1];
+type PayoutArgs = Parameters<OutflowService['createPayout']>[1];
+const refundBody = (paymentId: string, amount: string, extra: Record<string, unknown> = {}) =>
+  ({ reference: uniqueRef('gc-refund'), payment_id: paymentId, amount, ...extra }) as RefundArgs;
+const payoutBody = (walletId: string, amount: string) =>
+  ({
+    reference: uniqueRef('gc-payout'),
+    amount,
+    currency: 'KES',
+    destination: { type: 'wallet', wallet: { wallet_id: walletId } },
+  }) as PayoutArgs;
+
+/**
+ * One merged statement of outflows of two merchants: two refunds to one wallet (its credits summed,
+ * each line with its own balance after and seq, in arrival order), a refund the payment's locked
+ * row refuses (the lookup was stale: amount_too_large, nothing written), a payout to a wallet, a
+ * payout to a frozen wallet (failed, written), a card refund (held, then the provider's answer),
+ * another merchant's refund, and a second refund of the first payment (its own statement, after
+ * the first: it sees that refund). Each its own outcome, events, deliveries and postings; the
+ * funds, wallets and payments move by exactly the successes; nothing falls back.
+ */
+export async function mergedOutflows(app: TestApp): Promise<Verdict> {
+  const first = await createTestMerchant(app, 'Group commit, outflows A');
+  const second = await createTestMerchant(app, 'Group commit, outflows B');
+  const [authA, authB] = [await authOf(app, first), await authOf(app, second)];
+  const endpoint = await post(app, first, '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/outflows' });
+  if (endpoint.statusCode !== 201) return { ok: false, seen: { endpoint: endpoint.body } };
+  const [w1, w2, frozen] = [
+    await fundedWallet(app, first, '50.00'),
+    await fundedWallet(app, first, '50.00'),
+    await fundedWallet(app, first, '5.00'),
+  ];
+  const wb = await fundedWallet(app, second, '50.00');
+  const pay = async (merchant: TestMerchant, method: unknown, amount: string) => {
+    const res = await post(app, merchant, '/v1/payments', {
+      reference: uniqueRef('gc-paid'),
+      amount,
+      currency: 'KES',
+      payment_method: method,
+    });
+    return (res.json() as { id: string; status: string }).id;
+  };
+  const [p1, p2, p3, card] = [
+    await pay(first, walletMethod(w1), '10.00'),
+    await pay(first, walletMethod(w1), '10.00'),
+    await pay(first, walletMethod(w2), '5.00'),
+    await pay(first, cardMethod(), '10.00'),
+  ];
+  const pb = await pay(second, walletMethod(wb), '10.00');
+  // Warm-ups: each merchant's first outflow creates its balance row, and makes the wallets known.
+  const service = app.deps.services.outflows;
+  for (const [auth, wallet] of [
+    [authA, w2],
+    [authA, frozen],
+    [authB, wb],
+  ] as const)
+    await service.createPayout(auth, payoutBody(wallet, '0.01'));
+  await post(app, first, `/v1/wallets/${frozen}/freeze`, {});
+  const stale = await chargeRows(app, [p1, p2, p3, card, pb]);
+  await service.createRefund(authA, refundBody(p3, '4.00'));
+  const balances = async () => ({
+    w1: await walletBalance(app, first, w1),
+    w2: await walletBalance(app, first, w2),
+    frozen: await walletBalance(app, first, frozen),
+    wb: await walletBalance(app, second, wb),
+    a: await available(app, first),
+    b: await available(app, second),
+  });
+  const before = { figures: await batchFigures(app), balances: await balances() };
+  const outflows = outflowsKnowing(app, stale);
+  const submitted = [
+    outflows.createRefund(authA, refundBody(p1, '4.00')),
+    outflows.createRefund(authA, refundBody(p2, '3.00', { callback_url: 'http://127.0.0.1:9/refund-callback' })),
+    outflows.createRefund(authA, refundBody(p3, '2.00')),
+    outflows.createPayout(authA, payoutBody(w2, '1.50')),
+    outflows.createPayout(authA, payoutBody(frozen, '1.00')),
+    outflows.createRefund(authA, refundBody(card, '1.00')),
+    outflows.createRefund(authB, refundBody(pb, '2.00')),
+    outflows.createRefund(authA, refundBody(p1, '1.00')),
+  ];
+  const seen = await outcomes(submitted);
+  const figures = await batchFigures(app);
+  const after = await balances();
+  const answers = (await Promise.allSettled(submitted)).map((s) => (s.status === 'fulfilled' ? s.value.object : null));
+  const details = [];
+  for (const [i, answer] of answers.entries()) {
+    if (!answer) {
+      details.push(null);
+      continue;
+    }
+    const merchant = i === 6 ? second : first;
+    const stored = (await get(app, merchant, `/v1/${answer.object}s/${answer.id}`)).json();
+    const events = (await get(app, merchant, `/v1/events?object_id=${answer.id}`)).json().data as {
+      type: string;
+      data: { object: { status: string } };
+    }[];
+    const deliveries = await sql<{ n: string }>`SELECT count(*) AS n FROM webhook_deliveries
+      WHERE event_id IN (SELECT id FROM events WHERE object_id = ${answer.id})`.execute(app.deps.db.db);
+    const postings = await sql<{ steps: string | null; total: string }>`SELECT string_agg(DISTINCT t.step, ',') AS steps,
+        coalesce(sum(e.amount), 0) AS total
+      FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id WHERE t.source_id = ${answer.id}`.execute(app.deps.db.db);
+    const final = events.find((e) => !e.type.endsWith('.created'));
+    details.push({
+      same: JSON.stringify(stored) === JSON.stringify(answer),
+      events: events.map((e) => e.type).sort(),
+      finalPayload: JSON.stringify(final?.data.object) === JSON.stringify(answer),
+      deliveries: Number(deliveries.rows[0]?.n),
+      steps: postings.rows[0]?.steps ?? null,
+      postingTotal: postings.rows[0]?.total,
+    });
+  }
+  const rows = new Map((await chargeRows(app, [p1, p2, p3, card])).map((r) => [r.id, r.amount_refunded]));
+  const refunded = Object.fromEntries([p1, p2, p3, card].map((id) => [id, rows.get(id)]));
+  // w1's last three lines, latest first: the second refund of p1 (its own statement), then the two summed ones in arrival order.
+  const lines = await sql<{ source_id: string; amount: string; balance_after: string }>`SELECT e.source_id, e.amount, e.balance_after
+    FROM ledger_entries e WHERE e.account = ${walletAccount(w1)} ORDER BY e.seq DESC LIMIT 3`.execute(app.deps.db.db);
+  const ledger = await verifyLedger(app.deps.db.db);
+  const expected = [
+    'succeeded',
+    'succeeded',
+    'error:amount_too_large',
+    'succeeded',
+    'failed:wallet_inactive',
+    'succeeded',
+    'succeeded',
+    'succeeded',
+  ];
+  const wallet = (events: string[], deliveries: number, steps: string | null) => ({ events, deliveries, steps });
+  const expectedDetails = [
+    wallet(['refund.created', 'refund.succeeded'], 2, 'final'),
+    wallet(['refund.created', 'refund.succeeded'], 4, 'final'),
+    null,
+    wallet(['payout.created', 'payout.succeeded'], 2, 'final'),
+    wallet(['payout.created', 'payout.failed'], 2, null),
+    wallet(['refund.created', 'refund.succeeded'], 2, 'final,hold'),
+    wallet(['refund.created', 'refund.succeeded'], 0, 'final'),
+    wallet(['refund.created', 'refund.succeeded'], 2, 'final'),
+  ];
+  const moved = Object.fromEntries(
+    Object.entries(after).map(([k, v]) => [k, (Number(v) - Number(before.balances[k as keyof typeof after])).toFixed(2)]),
+  );
+  const ids = answers.map((a) => a?.id);
+  const batch = {
+    batches: figures.committed.batches - before.figures.committed.batches,
+    statements: figures.committed.statements - before.figures.committed.statements,
+    fellBack: figures.fellBack.batches - before.figures.fellBack.batches,
+  };
+  const ok =
+    JSON.stringify(seen) === JSON.stringify(expected) &&
+    details.every((d, i) => {
+      const want = expectedDetails[i];
+      if (!d || !want) return d === null && want === null;
+      // The card refund was completed by the provider's answer, written after the statement: its row and final event are that answer's.
+      return (
+        (i === 5 || (d.same && d.finalPayload)) &&
+        d.postingTotal === '0' &&
+        JSON.stringify({ events: d.events, deliveries: d.deliveries, steps: d.steps }) === JSON.stringify(want)
+      );
+    }) &&
+    JSON.stringify(moved) === JSON.stringify({ w1: '8.00', w2: '1.50', frozen: '0.00', wb: '2.00', a: '-10.50', b: '-2.00' }) &&
+    JSON.stringify(refunded) === JSON.stringify({ [p1]: '500', [p2]: '300', [p3]: '400', [card]: '100' }) &&
+    JSON.stringify(lines.rows) ===
+      JSON.stringify([
+        { source_id: ids[7], amount: '100', balance_after: '3800' },
+        { source_id: ids[1], amount: '300', balance_after: '3700' },
+        { source_id: ids[0], amount: '400', balance_after: '3400' },
+      ]) &&
+    isHealthy(ledger) &&
+    batch.batches === 1 &&
+    batch.statements === 8 &&
+    batch.fellBack === 0;
+  return { ok, seen: { outcomes: seen, details, moved, refunded, lines: lines.rows, ids, batch, ledger: isHealthy(ledger) } };
+}
+
+/**
+ * Payouts whose sum is more than the merchant's funds, in one batch: the merged statement refuses
+ * to decide them together (purse_abort), and each runs alone in arrival order, so exactly the ones
+ * that fit one after the other succeed (10.00: 4 fits, 5 fits, 3 does not, 1 fits).
+ */
+export async function outflowFundsInOrder(app: TestApp): Promise<Verdict> {
+  const merchant = await createTestMerchant(app, 'Group commit, funds');
+  const auth = await authOf(app, merchant);
+  const wallet = await fundedWallet(app, merchant, '20.00');
+  await app.deps.services.charges.createCharge(auth, 'payment', paymentBody(wallet, '10.01'));
+  const service = app.deps.services.outflows;
+  // The warm-up makes the balance row and the wallet known, and leaves exactly 10.00.
+  await service.createPayout(auth, payoutBody(wallet, '0.01'));
+  const before = await batchFigures(app);
+  const seen = await outcomes(['4.00', '5.00', '3.00', '1.00'].map((amount) => service.createPayout(auth, payoutBody(wallet, amount))));
+  const after = await batchFigures(app);
+  const left = await available(app, merchant);
+  const expected = ['succeeded', 'succeeded', 'failed:insufficient_funds', 'succeeded'];
+  const batch = {
+    fellBack: after.fellBack.batches - before.fellBack.batches,
+    statements: after.fellBack.statements - before.fellBack.statements,
+  };
+  const ledger = await verifyLedger(app.deps.db.db);
+  const ok =
+    JSON.stringify(seen) === JSON.stringify(expected) &&
+    left === '0.00' &&
+    batch.fellBack === 1 &&
+    batch.statements === 4 &&
+    isHealthy(ledger);
+  return { ok, seen: { outcomes: seen, expected, available: left, batch, ledger: isHealthy(ledger) } };
 }
