@@ -1,7 +1,9 @@
 // Child processes of the bench (Purse servers, the reference servers, wrk, pgbench, the operator command)
 // and CPU accounting from /proc. Every child is tracked by pid and stopped by pid, never by name.
+
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 
 const children = new Map<number, Spawned>();
 
@@ -26,10 +28,16 @@ export function startChild(
   child.stderr!.pipe(log, { end: false });
   if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
   const pid = child.pid;
+  // 'exit' can come before the child's output has been read: its log is complete only once both
+  // pipes have ended (a grandchild holding them open gets 2 s) and the file has been written.
+  const drained = (stream: Readable) =>
+    stream.readableEnded ? Promise.resolve() : new Promise<void>((resolve) => stream.once('end', resolve));
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => {
       children.delete(pid);
-      resolve(code ?? signal ?? 'unknown');
+      const outputs = Promise.all([drained(child.stdout!), drained(child.stderr!)]);
+      const grace = new Promise<void>((done) => setTimeout(done, 2_000).unref());
+      void Promise.race([outputs, grace]).then(() => log.end(() => resolve(code ?? signal ?? 'unknown')));
     });
   });
   const spawned = { name, child, pid, exited };
