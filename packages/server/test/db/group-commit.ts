@@ -41,6 +41,18 @@ async function batchFigures(app: TestApp): Promise<Record<'fellBack' | 'committe
   };
 }
 
+/** What ran between two readings of batchFigures: committed batches, their statements, and batches that fell back. */
+function batchesBetween(
+  before: Awaited<ReturnType<typeof batchFigures>>,
+  after: Awaited<ReturnType<typeof batchFigures>>,
+): { batches: number; statements: number; fellBack: number } {
+  return {
+    batches: after.committed.batches - before.committed.batches,
+    statements: after.committed.statements - before.committed.statements,
+    fellBack: after.fellBack.batches - before.fellBack.batches,
+  };
+}
+
 async function authOf(app: TestApp, merchant: TestMerchant): Promise<AuthContext> {
   const result = await app.deps.services.oauth.authenticate(merchant.token);
   if (!result.ok) throw new Error(result.error);
@@ -201,11 +213,7 @@ export async function mergedStatement(app: TestApp): Promise<Verdict> {
   const after = { a: await available(app, first), b: await available(app, second) };
   const credited = { a: (Number(after.a) - Number(before.a)).toFixed(2), b: (Number(after.b) - Number(before.b)).toFixed(2) };
   const ledger = await verifyLedger(app.deps.db.db);
-  const batch = {
-    batches: figures.committed.batches - before.figures.committed.batches,
-    statements: figures.committed.statements - before.figures.committed.statements,
-    fellBack: figures.fellBack.batches - before.figures.fellBack.batches,
-  };
+  const batch = batchesBetween(before.figures, figures);
   const ok =
     JSON.stringify(seen) === JSON.stringify(expected) &&
     details.every(
@@ -541,11 +549,7 @@ export async function mergedOutflows(app: TestApp): Promise<Verdict> {
     Object.entries(after).map(([k, v]) => [k, (Number(v) - Number(before.balances[k as keyof typeof after])).toFixed(2)]),
   );
   const ids = answers.map((a) => a?.id);
-  const batch = {
-    batches: figures.committed.batches - before.figures.committed.batches,
-    statements: figures.committed.statements - before.figures.committed.statements,
-    fellBack: figures.fellBack.batches - before.figures.fellBack.batches,
-  };
+  const batch = batchesBetween(before.figures, figures);
   const ok =
     JSON.stringify(seen) === JSON.stringify(expected) &&
     details.every((d, i) => {
