@@ -48,6 +48,7 @@ const PURSE_SCENARIOS = [
   'get',
   'list',
   'hot-wallet',
+  'transfer',
   'refund',
   'refund-merchants',
   'payout',
@@ -637,6 +638,30 @@ function paymentSpec(run: Run, prefix: string, methods: unknown[], path: string,
   };
 }
 
+/**
+ * Transfers of 0.01 KES between the 64 funded wallets, each request with a fresh reference:
+ * request k moves from wallet k mod 64 to wallet (k + 32) mod 64, so 64 consecutive transfers use
+ * every wallet twice (once as source, once as destination).
+ */
+function transferSpec(run: Run, wallets: string[], headers: Record<string, string>): RequestSpec {
+  const half = Math.floor(wallets.length / 2);
+  return {
+    method: 'POST',
+    path: '/v1/transfers',
+    headers,
+    refPrefix: `transfer-${run.runId}-${run.seq++}-`,
+    variants: wallets.map((from, i) => ({
+      body: JSON.stringify({
+        reference: REF,
+        amount: OUTFLOW,
+        currency: 'KES',
+        source_wallet_id: from,
+        destination_wallet_id: wallets[(i + half) % wallets.length],
+      }),
+    })),
+  };
+}
+
 /** Wallet payment methods, one per wallet (taken in turn). */
 function walletMethods(ids: string[]): unknown[] {
   return ids.map((id) => ({ type: 'wallet', wallet: { wallet_id: id } }));
@@ -650,6 +675,7 @@ function purseSpecs(run: Run, fx: Fixtures): Record<(typeof PURSE_SCENARIOS)[num
     token: () => ({ method: 'POST', path: '/oauth/token', headers: JSON_HEADERS, body: JSON.stringify(tokenRequest(run, 'bench')) }),
     wallet: () => payments('wallet', walletMethods(fx.wallets)),
     'hot-wallet': () => payments('hot', walletMethods([fx.hotWallet])),
+    transfer: () => transferSpec(run, fx.wallets, auth),
     card: () => payments('card', [{ type: 'card', card: CARD }]),
     'mobile-money': () => payments('mm', [{ type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } }]),
     get: () => ({
@@ -725,6 +751,7 @@ async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<
       const merchants = scenario.endsWith('-merchants') ? fx.outflows.length : 1;
       row.note = `${scenario.startsWith('refund') ? 'wallet refunds' : 'payouts to wallets'} of ${OUTFLOW} KES, ${merchants} merchant(s) in turn (one merchant's outflows serialise on its balance row)`;
     }
+    if (scenario === 'transfer') row.note = `transfers of ${OUTFLOW} KES between the 64 funded wallets (wallet k to wallet k + 32)`;
     if (scenario === 'mobile-money') await settled(purse.base, fx.token);
   }
   // Purse is stopped before the reference points so that nothing of it (settlement worker,
@@ -866,6 +893,11 @@ async function storedOutcomes(benchDb: pg.Client | null): Promise<string[]> {
     );
     for (const o of f.rows)
       outcomes.push(`${o.prefix}, ${o.kind} to ${o.destination_type}, ${o.status}${o.failure ? ` (${o.failure})` : ''}: ${o.n}`);
+    const t = await benchDb.query(
+      `SELECT split_part(reference, '-', 1) AS prefix, status, coalesce(failure_code, '') AS failure, count(*)::int AS n
+       FROM transfers GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    for (const o of t.rows) outcomes.push(`${o.prefix}, transfer, ${o.status}${o.failure ? ` (${o.failure})` : ''}: ${o.n}`);
   }
   return outcomes;
 }

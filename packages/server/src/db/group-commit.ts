@@ -81,8 +81,11 @@ export interface MergedWrite<Item, Row extends { id: string }> {
   readonly statement: RawBuilder<Row>;
   /** The parameters for these items: one array per `$i`, in order, one element per item. */
   columns(items: readonly Item[]): unknown[][];
-  /** Items with the same key go in separate statements, in arrival order. */
-  key(item: Item): string;
+  /**
+   * Items with a key in common go in separate statements, in arrival order. Several keys: the
+   * item changes each of those rows (a transfer: both its wallets).
+   */
+  key(item: Item): string | readonly string[];
   /**
    * Keys the item shares with other writes' items without changing the same row twice (a wallet
    * an outflow credits, summed with the statement's other credits of it): items of this write may
@@ -119,7 +122,7 @@ export type Pending = {
   reject: (error: unknown) => void;
 } & ({ query: CompiledQuery; merged?: undefined } | { merged: MergedWrite<unknown, { id: string }>; item: unknown; query?: undefined });
 
-/** What a batch runs, in order: a statement of its own, or the items of one merged write. */
+/** What a batch runs, in order: a statement of its own, or the items of one merged write (and their own keys). */
 export type Unit = { single: Pending } | { merged: MergedWrite<unknown, { id: string }>; items: Pending[]; keys: Set<string> };
 
 /**
@@ -139,22 +142,25 @@ export function planUnits(batch: Pending[]): Unit[] {
       units.push({ single: item });
       continue;
     }
-    const key = item.merged.key(item.item);
+    const own = item.merged.key(item.item);
+    const keys = typeof own === 'string' ? [own] : own;
     const touched = item.merged.touches?.(item.item) ?? [];
     let current = open.get(item.merged);
-    // Its own key: not in this statement nor a later one. A touched key: not in a later one.
-    const blocked = (at: number) => {
-      const last = lastOf.get(key);
-      return (last !== undefined && last >= at) || touched.some((k) => (lastOf.get(k) ?? -1) > at);
-    };
-    if (!current || blocked(current.index)) {
+    // Its own keys: not in this statement nor a later one. A touched key: not in a later one, nor
+    // an own key of this one (a row one item changes, another may not change again).
+    const blocked = (unit: { unit: { keys: Set<string> }; index: number }) =>
+      keys.some((k) => (lastOf.get(k) ?? -1) >= unit.index) ||
+      touched.some((k) => (lastOf.get(k) ?? -1) > unit.index || unit.unit.keys.has(k));
+    if (!current || blocked(current)) {
       current = { unit: { merged: item.merged, items: [], keys: new Set() }, index: units.length };
       open.set(item.merged, current);
       units.push(current.unit);
     }
     current.unit.items.push(item);
-    current.unit.keys.add(key);
-    lastOf.set(key, current.index);
+    for (const k of keys) {
+      current.unit.keys.add(k);
+      lastOf.set(k, current.index);
+    }
     for (const k of touched) lastOf.set(k, current.index);
   }
   return units;

@@ -79,19 +79,24 @@ export function createTransferService(deps: { db: Db; groupCommit: GroupCommit; 
 
   return {
     /**
-     * One statement moves the money and records everything (store.transferStatement). The
-     * negative control of the double-spend tests reads the balance without a lock first and
-     * hands the statement its broken debit.
+     * One statement moves the money and records everything (store.transfers, merged with the
+     * batch's other transfers). The negative control of the double-spend tests reads the balance
+     * without a lock first and hands the single statement (store.transferStatement) its broken debit.
      */
     async createTransfer(auth: AuthContext, body: TransferBody): Promise<Created<TransferView>> {
       const base = await prepare(auth, body, clock.now());
-      const debit: DebitMode = config.negativeControlRmwDebit
-        ? await readBalanceUnlocked(db, base.source_wallet_id)
-        : { kind: 'conditional' };
       let outcome: { failure_code: store.TransferFailure | null } | undefined;
+      // The source wallet's lane: its debits, by payment or transfer, keep their arrival order.
+      const lane = deps.groupCommit.lane(base.source_wallet_id);
       try {
-        // The source wallet's lane: its debits, by payment or transfer, keep their arrival order.
-        outcome = (await deps.groupCommit.lane(base.source_wallet_id).write(store.transferStatement(base, debit))).rows[0];
+        if (config.negativeControlRmwDebit) {
+          // The storm's negative control: its own statement, with the debit read without a lock.
+          const debit: DebitMode = await readBalanceUnlocked(db, base.source_wallet_id);
+          outcome = (await lane.write(store.transferStatement(base, debit))).rows[0];
+        } else {
+          // Merged with the lane's other transfers of the batch into one statement.
+          outcome = await lane.merge(store.transfers, store.transferItem(base));
+        }
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, base);
         throw error;

@@ -1,16 +1,17 @@
 import { type RawBuilder, sql } from 'kysely';
 import { FAILURE_MESSAGES } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
+import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
 import type { TransferStatus } from '../db/schema.ts';
 import { eventType, eventTypeCase, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { newEntryId, walletAccount } from '../ledger/accounts.ts';
-import { postingCtes } from '../ledger/posting.ts';
-import { type DebitMode, walletCredit, walletDebit } from '../ledger/wallet-balance.ts';
+import { postingCtes, postingEachCtes } from '../ledger/posting.ts';
+import { type DebitMode, walletCredit, walletDebit, walletDebitEach } from '../ledger/wallet-balance.ts';
 import { newId } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
-import { lockWalletsSql } from '../wallets/store.ts';
-import { deliveriesFor } from '../webhooks/store.ts';
+import { lockWalletsEachSql, lockWalletsSql } from '../wallets/store.ts';
+import { deliveriesFor, deliveriesForEach } from '../webhooks/store.ts';
 import { type TransferRow, transferView } from './view.ts';
 
 /** Why a transfer fails: decided inside the statement, on the locked wallet rows. */
@@ -139,6 +140,140 @@ export function transferStatement(
     ), deliveries AS (${deliveriesFor(sql`evs ev`, base.merchant_id, null, base.created_at)})
     SELECT status, failure_code FROM ins`;
 }
+
+/** A transfer as one item of the merged statement: the row as rendered, and the ids its posting and event take. */
+export interface TransferItem {
+  base: TransferRow;
+  ids: { ledgerTransaction: string; sourceEntry: string; destinationEntry: string; event: string };
+}
+
+export function transferItem(base: TransferRow): TransferItem {
+  return {
+    base,
+    ids: {
+      ledgerTransaction: newId('ledgerTransaction'),
+      sourceEntry: newEntryId(walletAccount(base.source_wallet_id)),
+      destinationEntry: newEntryId(walletAccount(base.destination_wallet_id)),
+      event: newId('event'),
+    },
+  };
+}
+
+const payloadOf = (base: TransferRow, failure: TransferFailure | null) => eventPayload(transferView(transferOutcomeRow(base, failure)));
+
+const INPUT = mergedInput<TransferItem>([
+  ['id', 'text', (t) => t.base.id],
+  ['merchant_id', 'text', (t) => t.base.merchant_id],
+  ['reference', 'text', (t) => t.base.reference],
+  ['fingerprint', 'jsonb', (t) => JSON.stringify(t.base.request_fingerprint)],
+  ['amount', 'bigint', (t) => t.base.amount],
+  ['currency', 'text', (t) => t.base.currency],
+  ['source', 'text', (t) => t.base.source_wallet_id],
+  ['destination', 'text', (t) => t.base.destination_wallet_id],
+  ['description', 'text', (t) => t.base.description],
+  ['metadata', 'jsonb', (t) => JSON.stringify(t.base.metadata)],
+  ['livemode', 'boolean', (t) => t.base.livemode],
+  ['at', 'timestamptz', (t) => t.base.created_at.toISOString()],
+  ['ltx', 'text', (t) => t.ids.ledgerTransaction],
+  ['source_entry', 'text', (t) => t.ids.sourceEntry],
+  ['destination_entry', 'text', (t) => t.ids.destinationEntry],
+  ['source_account', 'text', (t) => walletAccount(t.base.source_wallet_id)],
+  ['destination_account', 'text', (t) => walletAccount(t.base.destination_wallet_id)],
+  ['event_id', 'text', (t) => t.ids.event],
+  ['succeeded_data', 'text', (t) => payloadOf(t.base, null)],
+  ['insufficient_data', 'text', (t) => payloadOf(t.base, 'insufficient_funds')],
+  ['inactive_data', 'text', (t) => payloadOf(t.base, 'wallet_inactive')],
+] satisfies MergedColumn<TransferItem>[]);
+
+/** Column `name` of the outcome row `o`. */
+const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
+
+/**
+ * Transfers as ONE statement for many (group-commit.ts MergedWrite): what transferStatement does
+ * for one, for each row of its array parameters. Every wallet of the statement is one transfer's
+ * source or destination, never two's (the key: both wallets), so each row changes once and every
+ * transfer sees the moves of the earlier statements of its batch. All the wallets are locked
+ * first, in id order; a transfer debits its source only when both its wallets are active and the
+ * source covers it, and credits its destination only when it did.
+ */
+const transfersStatement: RawBuilder<{ id: string; status: TransferStatus; failure_code: TransferFailure | null }> = sql`
+    WITH input AS (${INPUT.select}
+    ), locked AS (${lockWalletsEachSql({
+      from: sql`(SELECT i.source AS w, i.merchant_id AS m FROM input i UNION ALL SELECT i.destination, i.merchant_id FROM input i) x`,
+      walletId: sql`x.w`,
+      merchantId: sql`x.m`,
+      after: sql`true`,
+    })}
+    ), ready AS (
+      SELECT i.id, count(*) FILTER (WHERE l.status = 'active') AS active
+      FROM input i JOIN locked l ON l.merchant_id = i.merchant_id AND l.id IN (i.source, i.destination)
+      GROUP BY i.id
+    ), debit AS (${walletDebitEach({
+      from: sql`input i JOIN ready r ON r.id = i.id AND r.active = 2`,
+      walletId: sql`i.source`,
+      merchantId: sql`i.merchant_id`,
+      amount: sql`i.amount`,
+      now: sql`i.at`,
+      returning: sql`i.id`,
+    })}
+    ), credit AS (${walletCredit({
+      from: sql`debit d JOIN input i ON i.id = d.id`,
+      walletId: sql`i.destination`,
+      amount: sql`i.amount`,
+      where: sql`wallets.merchant_id = i.merchant_id`,
+      now: sql`i.at`,
+      returning: sql`i.id`,
+    })}
+    ), outcome AS (
+      SELECT i.*, d.balance AS source_balance, d.seq AS source_seq, c.balance AS destination_balance, c.seq AS destination_seq,
+        CASE WHEN d.id IS NOT NULL THEN NULL WHEN r.active = 2 THEN 'insufficient_funds' ELSE 'wallet_inactive' END AS failure_code
+      FROM input i LEFT JOIN ready r ON r.id = i.id LEFT JOIN debit d ON d.id = i.id LEFT JOIN credit c ON c.id = i.id
+    ), ins AS (
+      INSERT INTO transfers (id, merchant_id, reference, request_fingerprint, status, amount, currency, source_wallet_id,
+        destination_wallet_id, description, metadata, failure_code, failure_message, livemode, created_at)
+      SELECT o.id, o.merchant_id, o.reference, o.fingerprint, CASE WHEN o.failure_code IS NULL THEN 'succeeded' ELSE 'failed' END,
+        o.amount, o.currency, o.source, o.destination, o.description, o.metadata, o.failure_code,
+        CASE o.failure_code WHEN 'insufficient_funds' THEN ${sql.lit(FAILURE_MESSAGES.insufficient_funds)}
+          WHEN 'wallet_inactive' THEN ${sql.lit(FAILURE_MESSAGES.wallet_inactive)} END,
+        o.livemode, o.at
+      FROM outcome o
+      RETURNING id, status, failure_code
+    ), ${postingEachCtes({
+      from: sql`outcome o WHERE o.failure_code IS NULL`,
+      transactionId: o('ltx'),
+      merchantId: o('merchant_id'),
+      sourceType: sql.lit('transfer'),
+      sourceId: o('id'),
+      at: o('at'),
+      currency: o('currency'),
+      amount: o('amount'),
+      out: { id: o('source_entry'), account: o('source_account'), balanceAfter: o('source_balance'), seq: o('source_seq') },
+      in: {
+        id: o('destination_entry'),
+        account: o('destination_account'),
+        balanceAfter: o('destination_balance'),
+        seq: o('destination_seq'),
+      },
+    })}, evs AS (${insertEvents(sql`outcome o`, { merchantId: o('merchant_id'), objectId: o('id'), livemode: o('livemode'), at: o('at') }, [
+      {
+        id: o('event_id'),
+        type: sql<string>`CASE WHEN o.failure_code IS NULL THEN ${sql.lit(eventType('transfer', 'succeeded'))}
+          ELSE ${sql.lit(eventType('transfer', 'failed'))} END`,
+        payload: sql<string>`CASE coalesce(o.failure_code, '') WHEN '' THEN o.succeeded_data WHEN 'insufficient_funds' THEN o.insufficient_data
+          ELSE o.inactive_data END`,
+      },
+    ])}
+    ), deliveries AS (${deliveriesForEach(sql`evs ev`, { from: sql`outcome o`, on: sql`o.id = ev.object_id`, url: sql`NULL::text` })})
+    SELECT id, status, failure_code FROM ins`;
+
+/** Transfers, merged in a batch: keyed by both wallets, so each wallet's moves apply in arrival order. */
+export const transfers: MergedWrite<TransferItem, { id: string; status: TransferStatus; failure_code: TransferFailure | null }> = {
+  name: 'transfers',
+  statement: transfersStatement,
+  columns: INPUT.parameters,
+  key: (item) => [item.base.source_wallet_id, item.base.destination_wallet_id],
+  id: (item) => item.base.id,
+};
 
 export async function findTransfer(db: Db, merchantId: string, id: string) {
   return db.selectFrom('transfers').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();

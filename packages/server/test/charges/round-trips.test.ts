@@ -92,7 +92,7 @@ test('round trips: a wallet payment, a card claim with its settlement, a mobile-
   matches(walletPayment, [/^\/\* wallet payments \*\/ WITH input AS/]);
   // Transfer: the destination's first lookup (the source is known), then ONE statement for the
   // locks, debit, credit, transfer, posting, event and deliveries.
-  matches(transfer, [/^select .* from "wallets"/, /^WITH locked AS \(SELECT id, status FROM wallets/]);
+  matches(transfer, [/^select .* from "wallets"/, /^\/\* transfers \*\/ WITH input AS/]);
   // Card: the claim (charge, event, deliveries), the sandbox provider's own books (batched apart
   // from Purse's writes, as a provider's own database would), then ONE
   // statement for the final status, the posting, the event and its deliveries. Both are merged

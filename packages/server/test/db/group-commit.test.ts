@@ -10,6 +10,7 @@ import {
   mergedClaimsAndCompletions,
   mergedOutflows,
   mergedStatement,
+  mergedTransfers,
   mixedBatch,
   noAnswerBeforeCommit,
   outflowFundsInOrder,
@@ -68,6 +69,12 @@ test('refunds and payouts of two merchants in one statement: each its own decisi
 
 test('outflows more than the funds in one batch: each runs alone, in arrival order', async (t) => {
   const verdict = await outflowFundsInOrder(app);
+  t.diagnostic(JSON.stringify(verdict.seen));
+  assert.ok(verdict.ok, JSON.stringify(verdict.seen));
+});
+
+test('transfers in one batch: a wallet in one transfer per statement, a credit seen by the transfer after it', async (t) => {
+  const verdict = await mergedTransfers(app);
   t.diagnostic(JSON.stringify(verdict.seen));
   assert.ok(verdict.ok, JSON.stringify(verdict.seen));
 });

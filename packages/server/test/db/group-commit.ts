@@ -608,3 +608,66 @@ export async function outflowFundsInOrder(app: TestApp): Promise<Verdict> {
     isHealthy(ledger);
   return { ok, seen: { outcomes: seen, expected, available: left, batch, ledger: isHealthy(ledger) } };
 }
+
+/**
+ * Transfers in one batch, merged: each wallet is in at most one transfer of a statement, so a
+ * transfer out of a wallet that an earlier one credited runs in the next statement and sees that
+ * credit; a frozen destination fails wallet_inactive, a poor source insufficient_funds; each its
+ * own event and posting; nothing falls back.
+ */
+export async function mergedTransfers(app: TestApp): Promise<Verdict> {
+  const merchant = await createTestMerchant(app, 'Group commit, transfers');
+  const auth = await authOf(app, merchant);
+  const [a, b, c, d, e, f] = [
+    await fundedWallet(app, merchant, '20.00'),
+    await fundedWallet(app, merchant, '5.00'),
+    await fundedWallet(app, merchant, '0.01'),
+    await fundedWallet(app, merchant, '10.00'),
+    await fundedWallet(app, merchant, '10.00'),
+    await fundedWallet(app, merchant, '0.01'),
+  ];
+  await post(app, merchant, `/v1/wallets/${d}/freeze`, {});
+  const transfers = app.deps.services.transfers;
+  const body = (from: string, to: string, amount: string) =>
+    ({ reference: uniqueRef('gc-move'), amount, currency: 'KES', source_wallet_id: from, destination_wallet_id: to }) as Parameters<
+      typeof transfers.createTransfer
+    >[1];
+  // Every wallet known (no lookup in the batch): c and f empty, so that the batch moves all there is.
+  await transfers.createTransfer(auth, body(c, a, '0.01'));
+  await transfers.createTransfer(auth, body(f, a, '0.01'));
+  const before = await batchFigures(app);
+  const submitted = [
+    transfers.createTransfer(auth, body(a, b, '8.00')),
+    transfers.createTransfer(auth, body(b, c, '12.00')),
+    transfers.createTransfer(auth, body(e, d, '1.00')),
+    transfers.createTransfer(auth, body(e, f, '2.00')),
+    transfers.createTransfer(auth, body(a, f, '20.00')),
+  ];
+  const seen = await outcomes(submitted);
+  const batch = batchesBetween(before, await batchFigures(app));
+  const balances: string[] = [];
+  for (const w of [a, b, c, d, e, f]) balances.push(await walletBalance(app, merchant, w));
+  const events = [];
+  for (const s of await Promise.allSettled(submitted)) {
+    if (s.status !== 'fulfilled') continue;
+    const listed = (await get(app, merchant, `/v1/events?object_id=${s.value.object.id}`)).json().data as {
+      type: string;
+      data: { object: unknown };
+    }[];
+    events.push(
+      listed.length === 1 && JSON.stringify(listed[0]?.data.object) === JSON.stringify(s.value.object) ? listed[0]?.type : listed,
+    );
+  }
+  const ledger = await verifyLedger(app.deps.db.db);
+  const expected = ['succeeded', 'succeeded', 'failed:wallet_inactive', 'succeeded', 'failed:insufficient_funds'];
+  const expectedEvents = ['transfer.succeeded', 'transfer.succeeded', 'transfer.failed', 'transfer.succeeded', 'transfer.failed'];
+  const ok =
+    JSON.stringify(seen) === JSON.stringify(expected) &&
+    JSON.stringify(balances) === JSON.stringify(['12.02', '1.00', '12.00', '10.00', '8.00', '2.00']) &&
+    JSON.stringify(events) === JSON.stringify(expectedEvents) &&
+    isHealthy(ledger) &&
+    batch.batches === 1 &&
+    batch.statements === 5 &&
+    batch.fellBack === 0;
+  return { ok, seen: { outcomes: seen, expected, balances, events, batch, ledger: isHealthy(ledger) } };
+}

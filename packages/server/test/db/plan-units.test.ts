@@ -87,3 +87,29 @@ test('touched keys: shared within the write, ordered across writes', () => {
     ['refund-1'],
   ]);
 });
+
+test('several keys: an item shares a statement only with items that have none of them', () => {
+  // Transfers change both their wallets: A→B and C→D share one; B→C has a key in it (B and C).
+  const transfers: MergedWrite<Item & { keys?: string[] }, { id: string }> = {
+    ...write('transfers'),
+    key: (item) => (item as { keys: string[] }).keys,
+  };
+  const transfer = (name: string, from: string, to: string) =>
+    ({ merged: transfers, item: { name, key: from, keys: [from, to] }, resolve: () => {}, reject: () => {} }) as unknown as Pending;
+  assert.deepEqual(shape([transfer('A-B', 'A', 'B'), transfer('C-D', 'C', 'D'), transfer('B-C', 'B', 'C'), transfer('E-F', 'E', 'F')]), [
+    ['A-B', 'C-D'],
+    ['B-C', 'E-F'],
+  ]);
+  // A refund touching wallet A may not join a statement where A is a transfer's own key... of its
+  // own write: an own key and a touched key of one write never meet in one statement.
+  const both: MergedWrite<Item, { id: string }> = { ...write('both'), touches: (item) => item.touches ?? [] };
+  const credit = {
+    merged: both,
+    item: { name: 'credit-A', key: 'P1', touches: ['A'] },
+    resolve: () => {},
+    reject: () => {},
+  } as unknown as Pending;
+  const debit = { merged: both, item: { name: 'debit-A', key: 'A' }, resolve: () => {}, reject: () => {} } as unknown as Pending;
+  assert.deepEqual(shape([debit, credit]), [['debit-A'], ['credit-A']]);
+  assert.deepEqual(shape([credit, debit]), [['credit-A'], ['debit-A']]);
+});
