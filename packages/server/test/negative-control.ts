@@ -26,7 +26,6 @@ import { type ApiClient, figuresLine, httpClient } from './concurrency/support.t
 import { runTransferStorm } from './concurrency/transfer-storm.ts';
 import {
   GROUP_COMMIT_ENV,
-  mergedTransfers,
   mixedBatch,
   noAnswerBeforeCommit,
   outflowFundsInOrder,
@@ -186,7 +185,6 @@ async function groupCommitControls(): Promise<boolean> {
     ['reversed', sameWalletInOrder],
     ['answer-before-commit', noAnswerBeforeCommit],
     ['reversed', outflowFundsInOrder],
-    ['reversed', mergedTransfers],
     ['outflows-unsplit', outflowFundsInOrder],
   ];
   let all = true;

@@ -97,6 +97,11 @@ export interface MergedWrite<Item, Row extends { id: string }> {
   id(item: Item): string;
   /** An item may have no row (ON CONFLICT DO NOTHING, a condition): it is answered undefined. */
   readonly optional?: boolean;
+  /**
+   * Its statements never share a transaction with another statement: a batch that would need
+   * more than one runs only its first and leaves the rest for the next batch (see splitBatch).
+   */
+  readonly alone?: boolean;
 }
 
 /** A column of a merged statement's input: its name, its SQL type, its value for an item. */
@@ -164,6 +169,22 @@ export function planUnits(batch: Pending[]): Unit[] {
     for (const k of touched) lastOf.set(k, current.index);
   }
   return units;
+}
+
+/**
+ * The items of `batch` that wait for the next batch (in arrival order): when the batch is more
+ * than one statement and one of them is of an `alone` write, every item after the first
+ * statement. A statement that locks its rows in one global order (the transfers' wallets, in id
+ * order) and commits by itself can never deadlock with another such statement; inside a
+ * transaction that already holds other rows, it could. Planning keeps the order promises: an item
+ * joined the first statement only if nothing before it that it must follow is left for later.
+ */
+export function deferredItems(batch: Pending[]): Pending[] {
+  const units = planUnits(batch);
+  const first = units[0];
+  if (!first || units.length < 2 || !units.some((unit) => 'merged' in unit && unit.merged.alone)) return [];
+  const now = new Set('single' in first ? [first.single] : first.items);
+  return batch.filter((item) => !now.has(item));
 }
 
 const MERCHANT_SHARDS = 15;
@@ -315,7 +336,13 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
           // and join this batch (the embedded database runs each statement synchronously on this
           // thread, so without it they could never arrive while a batch is being formed).
           await new Promise(setImmediate);
-          const batch = queue.splice(0, maxBatch);
+          let batch = queue.splice(0, maxBatch);
+          const later = deferredItems(batch);
+          if (later.length > 0) {
+            const waiting = new Set(later);
+            batch = batch.filter((item) => !waiting.has(item));
+            queue.unshift(...later);
+          }
           // A batch that failed as a whole (no connection, a failed COMMIT) fails its own
           // statements, never the lane; a promise already settled ignores the second call.
           await runBatch(batch).catch((error: unknown) => {

@@ -273,6 +273,8 @@ export const transfers: MergedWrite<TransferItem, { id: string; status: Transfer
   columns: INPUT.parameters,
   key: (item) => [item.base.source_wallet_id, item.base.destination_wallet_id],
   id: (item) => item.base.id,
+  // Its wallets are locked in id order; two lanes' transfers, each statement committing alone, never deadlock.
+  alone: true,
 };
 
 export async function findTransfer(db: Db, merchantId: string, id: string) {

@@ -610,10 +610,11 @@ export async function outflowFundsInOrder(app: TestApp): Promise<Verdict> {
 }
 
 /**
- * Transfers in one batch, merged: each wallet is in at most one transfer of a statement, so a
- * transfer out of a wallet that an earlier one credited runs in the next statement and sees that
- * credit; a frozen destination fails wallet_inactive, a poor source insufficient_funds; each its
- * own event and posting; nothing falls back.
+ * Transfers submitted together, merged: each wallet is in at most one transfer of a statement, so
+ * a transfer out of a wallet that an earlier one credited runs in a later statement and sees that
+ * credit (each statement in a batch of its own: transfers commit alone); a frozen destination
+ * fails wallet_inactive, a poor source insufficient_funds; each its own event and posting;
+ * nothing falls back.
  */
 export async function mergedTransfers(app: TestApp): Promise<Verdict> {
   const merchant = await createTestMerchant(app, 'Group commit, transfers');
@@ -666,7 +667,8 @@ export async function mergedTransfers(app: TestApp): Promise<Verdict> {
     JSON.stringify(balances) === JSON.stringify(['12.02', '1.00', '12.00', '10.00', '8.00', '2.00']) &&
     JSON.stringify(events) === JSON.stringify(expectedEvents) &&
     isHealthy(ledger) &&
-    batch.batches === 1 &&
+    // Transfers' statements commit alone: the five, planned as four statements, run as four batches.
+    batch.batches === 4 &&
     batch.statements === 5 &&
     batch.fellBack === 0;
   return { ok, seen: { outcomes: seen, expected, balances, events, batch, ledger: isHealthy(ledger) } };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { type MergedWrite, type Pending, planUnits } from '../../src/db/group-commit.ts';
+import { deferredItems, type MergedWrite, type Pending, planUnits } from '../../src/db/group-commit.ts';
 
 type Item = { name: string; key: string; touches?: string[] };
 const write = (label: string): MergedWrite<Item, { id: string }> => ({
@@ -112,4 +112,22 @@ test('several keys: an item shares a statement only with items that have none of
   const debit = { merged: both, item: { name: 'debit-A', key: 'A' }, resolve: () => {}, reject: () => {} } as unknown as Pending;
   assert.deepEqual(shape([debit, credit]), [['debit-A'], ['credit-A']]);
   assert.deepEqual(shape([credit, debit]), [['credit-A'], ['debit-A']]);
+});
+
+test('a write whose statements commit alone: the batch runs its first statement, the rest waits', () => {
+  const alone: MergedWrite<Item, { id: string }> = { ...write('transfers'), alone: true };
+  const name = (p: Pending) => (p as unknown as { item: Item }).item.name;
+  const batch = [
+    merged(alone, 't1', 'A'),
+    merged(payments, 'p1', 'W'),
+    merged(alone, 't2', 'B'),
+    merged(alone, 't3', 'A'),
+    merged(alone, 't4', 'C'),
+  ];
+  // Statements: [t1, t2] (transfers), [p1] (payments), [t3, t4] (A again, then C joins it): only the first runs now.
+  assert.deepEqual(deferredItems(batch).map(name), ['p1', 't3', 't4']);
+  // Without such a write, a batch of several statements runs whole (one transaction).
+  assert.deepEqual(deferredItems([merged(payments, 'a1', 'A'), merged(payments, 'a2', 'A')]), []);
+  // One statement: nothing waits.
+  assert.deepEqual(deferredItems([merged(alone, 't1', 'A'), merged(alone, 't2', 'B')]), []);
 });
