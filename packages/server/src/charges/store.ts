@@ -308,17 +308,14 @@ export function addRefunded(p: { paymentId: string; amount: bigint; now: Date; w
 }
 
 /**
- * lockPaymentForRefund for a statement over many items: the merchant's payments the rows of
- * `from` name, locked in id order (`after` makes the statement take its earlier locks first).
- * Returns id, merchant_id, status, amount, amount_refunded, current (read from the locked rows).
+ * lockPaymentForRefund for a statement over many items: the payments `ids` (an SQL array), locked
+ * in id order. Returns id, merchant_id, status, amount, amount_refunded, current (read from the
+ * locked rows); the caller joins them on id and merchant. Values only in the condition (see
+ * lockWalletsEachSql): a row changed meanwhile is always locked, on its new version.
  */
-export function lockPaymentsForRefundEach(p: {
-  from: RawBuilder<unknown>;
-  paymentId: RawBuilder<unknown>;
-  merchantId: RawBuilder<unknown>;
-}): RawBuilder<unknown> {
+export function lockPaymentsForRefundEach(p: { ids: RawBuilder<unknown> }): RawBuilder<unknown> {
   return sql`SELECT c.id, c.merchant_id, c.status, c.amount, c.amount_refunded FROM charges c
-      WHERE c.kind = 'payment' AND EXISTS (SELECT 1 FROM ${p.from} WHERE ${p.paymentId} = c.id AND ${p.merchantId} = c.merchant_id)
+      WHERE c.id = ANY (${p.ids}::text[]) AND c.kind = 'payment'
       ORDER BY c.id FOR UPDATE`;
 }
 

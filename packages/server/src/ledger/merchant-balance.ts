@@ -75,20 +75,21 @@ export function lockFunds(merchantId: string, currency: string, after: RawBuilde
 }
 
 /**
- * lockFunds for a statement over many items: shard 0 of every merchant and currency a row of
- * `from` names, locked in (merchant, currency) order, with `debited` (locked, current) and
- * `credited` (all shards, the statement's snapshot). A pair without a row has none here.
+ * lockFunds for a statement over many items: shard 0 of the merchants `merchantIds` in the
+ * currencies `currencies` (SQL arrays; every pair of them, a superset of the pairs the items
+ * name: the caller joins on both), locked in (merchant, currency) order, with `debited` (locked,
+ * current) and `credited` (all shards, the statement's snapshot). A pair without a row has none
+ * here. Values only in the condition (see wallets/store.ts lockWalletsEachSql).
  */
 export function lockFundsEach(p: {
-  from: RawBuilder<unknown>;
-  merchantId: RawBuilder<unknown>;
-  currency: RawBuilder<unknown>;
+  merchantIds: RawBuilder<unknown>;
+  currencies: RawBuilder<unknown>;
   after: RawBuilder<unknown>;
 }): RawBuilder<unknown> {
   return sql`SELECT b.merchant_id, b.currency, b.debited, (SELECT coalesce(sum(a.credited), 0) FROM merchant_balances a
         WHERE a.merchant_id = b.merchant_id AND a.currency = b.currency) AS credited
       FROM merchant_balances b
-      WHERE b.shard = 0 AND EXISTS (SELECT 1 FROM ${p.from} WHERE ${p.merchantId} = b.merchant_id AND ${p.currency} = b.currency)
+      WHERE b.merchant_id = ANY (${p.merchantIds}::text[]) AND b.currency = ANY (${p.currencies}::text[]) AND b.shard = 0
         AND ${p.after}
       ORDER BY b.merchant_id, b.currency FOR UPDATE`;
 }

@@ -409,17 +409,14 @@ function outflowsStatement(split: boolean): RawBuilder<{ id: string; decision: D
   ]);
   return sql`
     WITH input AS (${INPUT.select}
-    ), pay AS (${lockPaymentsForRefundEach({ from: sql`input i`, paymentId: sql`i.payment_id`, merchantId: sql`i.merchant_id` })}
+    ), pay AS (${lockPaymentsForRefundEach({ ids: sql`(SELECT array_agg(i.payment_id) FROM input i)` })}
     ), funds AS (${lockFundsEach({
-      from: sql`input i`,
-      merchantId: sql`i.merchant_id`,
-      currency: sql`i.currency`,
+      merchantIds: sql`(SELECT array_agg(DISTINCT i.merchant_id) FROM input i)`,
+      currencies: sql`(SELECT array_agg(DISTINCT i.currency) FROM input i)`,
       after: sql`(SELECT count(*) FROM pay) >= 0`,
     })}
     ), dest AS (${lockWalletsEachSql({
-      from: sql`input i`,
-      walletId: sql`i.wallet_id`,
-      merchantId: sql`i.merchant_id`,
+      ids: sql`(SELECT array_agg(i.wallet_id) FROM input i)`,
       after: sql`(SELECT count(*) FROM funds) >= 0`,
     })}
     ), checked AS (

@@ -199,9 +199,7 @@ const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
 const transfersStatement: RawBuilder<{ id: string; status: TransferStatus; failure_code: TransferFailure | null }> = sql`
     WITH input AS (${INPUT.select}
     ), locked AS (${lockWalletsEachSql({
-      from: sql`(SELECT i.source AS w, i.merchant_id AS m FROM input i UNION ALL SELECT i.destination, i.merchant_id FROM input i) x`,
-      walletId: sql`x.w`,
-      merchantId: sql`x.m`,
+      ids: sql`(SELECT array_agg(i.source) || array_agg(i.destination) FROM input i)`,
       after: sql`true`,
     })}
     ), ready AS (

@@ -124,16 +124,13 @@ export function lockWalletsSql(merchantId: string, walletIds: string[]): RawBuil
 
 /**
  * lockWalletsSql for a statement over many items: `SELECT id, merchant_id, status … FOR UPDATE` of
- * every wallet a row of `from` names (`walletId`) that belongs to that row's merchant, in id
- * order; `after` is a condition that makes the statement take its earlier locks first.
+ * the wallets `ids` (an SQL array, e.g. `(SELECT array_agg(…) FROM input)`), in id order; `after`
+ * is a condition that makes the statement take its earlier locks first. The caller joins the rows
+ * on id and merchant. The condition is values only (no join), so a row another transaction
+ * changed meanwhile is re-checked on its new version by nothing but its id: it is always locked.
  */
-export function lockWalletsEachSql(p: {
-  from: RawBuilder<unknown>;
-  walletId: RawBuilder<unknown>;
-  merchantId: RawBuilder<unknown>;
-  after: RawBuilder<unknown>;
-}): RawBuilder<unknown> {
+export function lockWalletsEachSql(p: { ids: RawBuilder<unknown>; after: RawBuilder<unknown> }): RawBuilder<unknown> {
   return sql`SELECT w.id, w.merchant_id, w.status FROM wallets w
-      WHERE EXISTS (SELECT 1 FROM ${p.from} WHERE ${p.walletId} = w.id AND ${p.merchantId} = w.merchant_id) AND ${p.after}
+      WHERE w.id = ANY (${p.ids}::text[]) AND ${p.after}
       ORDER BY w.id FOR UPDATE`;
 }
