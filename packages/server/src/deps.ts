@@ -201,6 +201,9 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
       await outflowWorker.stop();
       await deliveryWorker.stop();
       await tokenPurgeWorker.stop();
+      // Writes still queued in the group commit (a request whose client hung up mid-flight) run
+      // before the pool ends, instead of failing on a closed pool.
+      await groupCommit.idle();
       await counters.close();
       await db.close();
     },
