@@ -9,8 +9,9 @@ import type { DbHandle } from './db.ts';
  * a round trip of its own. Here the statements that arrive while a lane's batch is in flight
  * wait for it, and the next batch runs them in ONE transaction on one connection, in arrival
  * order, each sent as soon as the previous one is answered, then ONE commit. Writes that can
- * (MergedWrite: wallet payments) go further: the batch's items of that write run as ONE
- * multi-row statement, and a batch that is one such statement needs no transaction around it.
+ * (MergedWrite: wallet payments, claims, settlements, outflows, transfers) go further: the
+ * batch's items of that write run as ONE multi-row statement, and a batch that is one such
+ * statement needs no transaction around it.
  * Self-clocking: an idle lane runs a lone statement at once, as before; under load the batches
  * grow by themselves, up to `maxBatch`.
  *
@@ -29,7 +30,8 @@ import type { DbHandle } from './db.ts';
  * and `shard`, the merchant-balance shard its credits go to) are never locked by another lane's
  * batch. What still can cross lanes (a wallet refund crediting a wallet another lane is
  * debiting) ends, at worst, in PostgreSQL's deadlock detection: one batch fails, rolls back and
- * runs its statements alone.
+ * runs its statements alone. Transfers cross lanes by nature (two wallets): their statements
+ * lock in one global order and commit alone (MergedWrite.alone), so they never deadlock each other.
  */
 export interface GroupCommit {
   /** The lane for `key` (a wallet or merchant id): where that key's writes run, and its shard. */
