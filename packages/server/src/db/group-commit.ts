@@ -182,9 +182,11 @@ export function planUnits(batch: Pending[]): Unit[] {
  * joined the first statement only if nothing before it that it must follow is left for later.
  */
 export function deferredItems(batch: Pending[]): Pending[] {
+  // Most batches hold no such write: not planned twice.
+  if (!batch.some((item) => item.merged?.alone)) return [];
   const units = planUnits(batch);
   const first = units[0];
-  if (!first || units.length < 2 || !units.some((unit) => 'merged' in unit && unit.merged.alone)) return [];
+  if (!first || units.length < 2) return [];
   const now = new Set('single' in first ? [first.single] : first.items);
   return batch.filter((item) => !now.has(item));
 }

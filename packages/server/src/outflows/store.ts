@@ -96,9 +96,14 @@ const OUTFLOW_COLUMNS = {
 
 type Column = keyof typeof OUTFLOW_COLUMNS;
 
+/** A jsonb column's parameter: the value as JSON text, NULL as NULL. */
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+/** Where an outflow's money goes when it is created: the wallet, or the merchant's reserve until the provider answers. */
+const inAccount = (base: OutflowRow) => (base.wallet_id ? walletAccount(base.wallet_id) : reservedAccount(base.merchant_id, base.currency));
+
 /** `INSERT INTO outflows … SELECT … FROM decision d`: the plan's row, or the failed one `d.failure` names. */
 function insertOutflow(base: OutflowRow, written: WrittenFailure[]): RawBuilder<unknown> {
-  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
   const failed = (column: Column, pick: (row: OutflowRow) => unknown) =>
     sql`CASE coalesce(d.failure, '') ${sql.join(
       written.map((f) => sql`WHEN ${f} THEN ${pick(outflowOutcomeRow(base, f))}::${sql.raw(OUTFLOW_COLUMNS[column])}`),
@@ -127,7 +132,7 @@ function insertOutflow(base: OutflowRow, written: WrittenFailure[]): RawBuilder<
 function createPosting(base: OutflowRow, now: RawBuilder<unknown>): RawBuilder<unknown> {
   const amount = BigInt(base.amount);
   const merchant = merchantAccount(base.merchant_id, base.currency);
-  const target = base.wallet_id ? walletAccount(base.wallet_id) : reservedAccount(base.merchant_id, base.currency);
+  const target = inAccount(base);
   const currency = sql`${base.currency}::text`;
   return postingCtes(
     {
@@ -288,10 +293,6 @@ export function outflowItem(plan: OutflowPlan): OutflowItem {
   };
 }
 
-/** Where an outflow's money goes when it is created: the wallet, or the merchant's reserve until the provider answers. */
-const inAccount = (base: OutflowRow) => (base.wallet_id ? walletAccount(base.wallet_id) : reservedAccount(base.merchant_id, base.currency));
-
-const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 const at = (value: Date | null) => (value === null ? null : value.toISOString());
 /** The final event's payload when the statement ends the outflow with `failure` (null: as planned). */
 const finalPayload = (base: OutflowRow, failure: WrittenFailure | null) => eventPayload(outflowView(outflowOutcomeRow(base, failure)));
@@ -346,7 +347,7 @@ const INPUT = mergedInput<OutflowItem>(
 const o = (name: string) => sql.ref(`o.${name}`) as RawBuilder<string>;
 
 /** Raised by the merged statement when its outflows together are more than the funds: each then runs alone. */
-export const FUNDS_SPLIT = 'merged outflows are more than the funds: each runs alone';
+const FUNDS_SPLIT = 'merged outflows are more than the funds: each runs alone';
 
 /**
  * Refunds and payouts as ONE statement for many (group-commit.ts MergedWrite): what
