@@ -1,5 +1,4 @@
 import type { Config } from '../config.ts';
-import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -12,6 +11,7 @@ import { type DebitMode, readBalanceUnlocked } from '../ledger/wallet-balance.ts
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
+import { FAILURE_MESSAGES, type FailureCode } from '../shared/failures.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import type { PageRequest } from '../shared/pagination.ts';

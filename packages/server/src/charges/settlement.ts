@@ -1,17 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  type Connector,
-  FAILURE_MESSAGES,
-  type FailureCode,
-  type ProviderMethod,
-  type ProviderOutcome,
-  type StatusOutcome,
-} from '../connectors/connector.ts';
+import type { Connector, ProviderMethod, ProviderOutcome, StatusOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { GroupCommit } from '../db/group-commit.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
+import { FAILURE_MESSAGES, type FailureCode } from '../shared/failures.ts';
 import { present } from '../shared/invariant.ts';
 import * as store from './store.ts';
 import { type ChargeRow, chargeView } from './view.ts';

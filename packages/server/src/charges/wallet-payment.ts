@@ -1,5 +1,4 @@
 import { type RawBuilder, sql } from 'kysely';
-import { FAILURE_MESSAGES } from '../connectors/connector.ts';
 import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
 import { eventType, eventTypeCase, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
@@ -7,6 +6,7 @@ import { merchantAccount, newEntryId, walletAccount } from '../ledger/accounts.t
 import { merchantCredit, merchantCreditEach } from '../ledger/merchant-balance.ts';
 import { postingCtes, postingEachCtes } from '../ledger/posting.ts';
 import { type DebitMode, walletDebit, walletDebitEach } from '../ledger/wallet-balance.ts';
+import { FAILURE_MESSAGES } from '../shared/failures.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import { walletStatusSql } from '../wallets/store.ts';

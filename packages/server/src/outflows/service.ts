@@ -4,7 +4,6 @@ import { loadWallet } from '../charges/prepare.ts';
 import { type ChargeReader, type RefundCapMode, readRefundedUnlocked } from '../charges/store.ts';
 import type { ChargeRow } from '../charges/view.ts';
 import type { Config } from '../config.ts';
-import type { FailureCode } from '../connectors/connector.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -14,6 +13,7 @@ import { ensureFundsRow, type FundsMode, readFundsUnlocked } from '../ledger/mer
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
+import type { FailureCode } from '../shared/failures.ts';
 import { type Fingerprint, fingerprint } from '../shared/fingerprint.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { findChargeById } from '../charges/store.ts';
-import { FAILURE_MESSAGES, type OutboundRequest, type ProviderOutcome, type StatusOutcome } from '../connectors/connector.ts';
+import type { OutboundRequest, ProviderOutcome, StatusOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
+import { FAILURE_MESSAGES } from '../shared/failures.ts';
 import { present } from '../shared/invariant.ts';
 import * as store from './store.ts';
 import { type OutflowRow, outflowView } from './view.ts';

@@ -7,7 +7,6 @@ import {
   lockPaymentsForRefundEach,
   type RefundCapMode,
 } from '../charges/store.ts';
-import { FAILURE_MESSAGES, type FailureCode } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
 import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
 import * as queue from '../db/pending-queue.ts';
@@ -27,6 +26,7 @@ import {
 } from '../ledger/merchant-balance.ts';
 import { nextEntrySeq, postingCtes, postingEachCtes } from '../ledger/posting.ts';
 import { walletCredit, walletCreditsCtes } from '../ledger/wallet-balance.ts';
+import { FAILURE_MESSAGES, type FailureCode } from '../shared/failures.ts';
 import { newId } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 import { lockWalletsEachSql } from '../wallets/store.ts';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { FAILURE_CODES, type FailureCode } from '../connectors/connector.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import { errorResponses } from '../ops/openapi.ts';
+import { FAILURE_CODES, type FailureCode } from '../shared/failures.ts';
 import type { SandboxControls } from './service.ts';
 
 const ForceBody = Type.Object(

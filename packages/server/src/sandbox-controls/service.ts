@@ -1,7 +1,6 @@
 import type { Settlement } from '../charges/settlement.ts';
 import * as chargeStore from '../charges/store.ts';
 import { type ChargeView, chargeView } from '../charges/view.ts';
-import type { FailureCode } from '../connectors/connector.ts';
 import type { SandboxConnector } from '../connectors/sandbox/connector.ts';
 import type { Db } from '../db/db.ts';
 import type { ChargeKind, OutflowKind } from '../db/schema.ts';
@@ -10,6 +9,7 @@ import type { OutflowSettlement } from '../outflows/settlement.ts';
 import * as outflowStore from '../outflows/store.ts';
 import { type OutflowView, outflowView } from '../outflows/view.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
+import type { FailureCode } from '../shared/failures.ts';
 import { isIdOf } from '../shared/ids.ts';
 
 /**

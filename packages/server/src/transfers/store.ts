@@ -1,5 +1,4 @@
 import { type RawBuilder, sql } from 'kysely';
-import { FAILURE_MESSAGES } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
 import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
 import type { TransferStatus } from '../db/schema.ts';
@@ -8,6 +7,7 @@ import { eventPayload } from '../events/view.ts';
 import { newEntryId, walletAccount } from '../ledger/accounts.ts';
 import { postingCtes, postingEachCtes } from '../ledger/posting.ts';
 import { type DebitMode, walletCredit, walletDebit, walletDebitEach } from '../ledger/wallet-balance.ts';
+import { FAILURE_MESSAGES } from '../shared/failures.ts';
 import { newId } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 import { lockWalletsEachSql, lockWalletsSql } from '../wallets/store.ts';

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { CallbackHint, FailureCode, StatusOutcome } from '../connector.ts';
+import type { FailureCode } from '../../shared/failures.ts';
+import type { CallbackHint, StatusOutcome } from '../connector.ts';
 
 /**
  * Pure mapping between Safaricom's Daraja shapes (STK Push, STK query, B2C) and Purse's

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CallbackHint, FailureCode, StatusOutcome } from '../connector.ts';
+import type { FailureCode } from '../../shared/failures.ts';
+import type { CallbackHint, StatusOutcome } from '../connector.ts';
 import {
   callbackTokenOf,
   hintOf,

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import type { FailureCode } from '../../shared/failures.ts';
 import { parseAmount } from '../../shared/money.ts';
-import { type CallbackHint, type FailureCode, type NormalisedState, normaliseState, type StatusOutcome } from '../connector.ts';
+import { type CallbackHint, type NormalisedState, normaliseState, type StatusOutcome } from '../connector.ts';
 
 /**
  * Pure mapping between MTN MoMo Open API shapes (Collection requesttopay, Disbursement transfer)

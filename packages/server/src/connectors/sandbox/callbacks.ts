@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
-import { type CallbackHeaders, type ConnectorCallbacks, FAILURE_CODES } from '../connector.ts';
+import { FAILURE_CODES } from '../../shared/failures.ts';
+import type { CallbackHeaders, ConnectorCallbacks } from '../connector.ts';
 import { hintOf, type SandboxCallbackBody } from './transformers.ts';
 
 export type { SandboxCallbackBody };

@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
 import { type GroupCommit, type MergedColumn, type MergedWrite, mergedInput } from '../../db/group-commit.ts';
 import type { Clock } from '../../shared/clock.ts';
+import type { FailureCode } from '../../shared/failures.ts';
 import { present } from '../../shared/invariant.ts';
-import type { Connector, FailureCode, InitiateRequest, OutboundRequest } from '../connector.ts';
+import type { Connector, InitiateRequest, OutboundRequest } from '../connector.ts';
 import { untilAborted } from '../connector.ts';
 import {
   SANDBOX_SIGNATURE_HEADER,

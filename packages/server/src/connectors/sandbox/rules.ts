@@ -1,4 +1,4 @@
-import type { FailureCode } from '../connector.ts';
+import type { FailureCode } from '../../shared/failures.ts';
 
 /**
  * The sandbox's deterministic outcomes, by test phone number and card number. Pure

@@ -1,11 +1,5 @@
-import {
-  type CallbackHint,
-  FAILURE_CODES,
-  type FailureCode,
-  type NormalisedState,
-  normaliseState,
-  type ProviderOutcome,
-} from '../connector.ts';
+import { FAILURE_CODES, type FailureCode } from '../../shared/failures.ts';
+import { type CallbackHint, type NormalisedState, normaliseState, type ProviderOutcome } from '../connector.ts';
 
 /**
  * Pure mapping between the sandbox provider's shapes (a row of its books, its callback body) and

@@ -1,0 +1,37 @@
+/**
+ * Why a payment, top-up, refund, payout or transfer failed: the contract's failure codes and the
+ * message each shows. Shared by Purse's own money writes (wallets, transfers) and the connectors,
+ * which map a provider's answers onto them.
+ */
+
+export const FAILURE_CODES = [
+  'insufficient_funds',
+  'payer_declined',
+  'expired',
+  'payer_not_found',
+  'limit_exceeded',
+  'card_declined',
+  'expired_card',
+  'incorrect_cvc',
+  'processing_error',
+  'wallet_inactive',
+  'provider_error',
+  'payee_not_found',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+export const FAILURE_MESSAGES: Record<FailureCode, string> = {
+  insufficient_funds: 'The payer does not have enough funds.',
+  payer_declined: 'The payer declined the request.',
+  expired: 'The payer did not complete the request in time.',
+  payer_not_found: 'No account was found for this phone number.',
+  limit_exceeded: "The amount exceeds the payer's limit.",
+  card_declined: 'The card was declined.',
+  expired_card: 'The card has expired.',
+  incorrect_cvc: "The card's security code is incorrect.",
+  processing_error: 'An error occurred while processing the card.',
+  wallet_inactive: 'The wallet is frozen.',
+  provider_error: 'The provider could not process the request.',
+  payee_not_found: 'No account was found for the payee.',
+};
