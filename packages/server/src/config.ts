@@ -64,27 +64,10 @@ export interface Config {
   readonly workerEnabled: boolean;
   readonly workerIntervalMs: number;
   readonly bootstrapMerchant: boolean;
-  /**
-   * Negative control for the double-spend test ONLY: debits wallets with an unlocked
-   * read-modify-write, which loses updates under concurrency. Never set it anywhere else.
-   */
-  readonly negativeControlRmwDebit: boolean;
-  /**
-   * Negative control for the fault suite's duplicate count ONLY: claims a charge with a bare
-   * `ON CONFLICT DO NOTHING`, for a database whose reference index the control has dropped, so a
-   * taken reference makes a second object. Never set it anywhere else.
-   */
-  readonly negativeControlNoReferenceIndex: boolean;
   /** Group commit's parallel lanes for money writes (db/group-commit.ts); 0 = every write alone; null = 1 on PGlite, 4 on PostgreSQL. */
   readonly groupCommitLanes: number | null;
   /** Most money writes in one group commit. */
   readonly groupCommitMaxBatch: number;
-  /**
-   * Negative control for the group-commit tests ONLY: the batcher broken on purpose
-   * (db/group-commit.ts), or merged outflows each checked against the whole funds
-   * (outflows/store.ts). Never set it anywhere else.
-   */
-  readonly negativeControlGroupCommit: 'no-fallback' | 'reversed' | 'answer-before-commit' | 'outflows-unsplit' | null;
   /** Country calling code → mobile-money network, for numbers whose provider is not named. */
   readonly mobileMoneyRoutes: readonly (readonly [string, string])[];
   /** PURSE_PUBLIC_URL without a trailing slash: where clients and providers reach this service; null when unset. */
@@ -170,15 +153,6 @@ function trustedProxies(env: Env): string[] {
     }
     return value;
   });
-}
-
-function groupCommitControl(env: Env): Config['negativeControlGroupCommit'] {
-  const value = env.PURSE_NEGATIVE_CONTROL_GROUP_COMMIT;
-  if (value === undefined || value === '') return null;
-  if (value === 'no-fallback' || value === 'reversed' || value === 'answer-before-commit' || value === 'outflows-unsplit') return value;
-  throw new ConfigError(
-    `PURSE_NEGATIVE_CONTROL_GROUP_COMMIT must be no-fallback, reversed, answer-before-commit or outflows-unsplit, got ${value}`,
-  );
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -428,11 +402,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     workerEnabled: bool(env, 'PURSE_WORKER', true),
     workerIntervalMs: int(env, 'PURSE_WORKER_INTERVAL_MS', 500, 5, 60_000),
     bootstrapMerchant: bool(env, 'PURSE_BOOTSTRAP_MERCHANT', true),
-    negativeControlRmwDebit: bool(env, 'PURSE_NEGATIVE_CONTROL_RMW_DEBIT', false),
-    negativeControlNoReferenceIndex: bool(env, 'PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX', false),
     groupCommitLanes: env.PURSE_GROUP_COMMIT_LANES === undefined ? null : int(env, 'PURSE_GROUP_COMMIT_LANES', 4, 0, 15),
     groupCommitMaxBatch: int(env, 'PURSE_GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
-    negativeControlGroupCommit: groupCommitControl(env),
     mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
     mtn: mtn(env),
     mpesa: mpesa(env),

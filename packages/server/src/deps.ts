@@ -3,7 +3,7 @@ import { type Logger, pino } from 'pino';
 import { createBalanceTransactionService } from './balance/service.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
-import { createChargeReader } from './charges/store.ts';
+import { createChargeReader } from './charges/store/read.ts';
 import { createSettlementWorker } from './charges/worker.ts';
 import type { Config } from './config.ts';
 import { createMpesaConnector } from './connectors/mpesa/connector.ts';
@@ -11,12 +11,13 @@ import { createMtnConnector } from './connectors/mtn/connector.ts';
 import { createConnectorRegistry } from './connectors/registry.ts';
 import { createSandboxConnector } from './connectors/sandbox/connector.ts';
 import { createDb, type DbHandle } from './db/db.ts';
-import { createGroupCommit } from './db/group-commit.ts';
+import { type BatchExecutor, createGroupCommit } from './db/group-commit.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createEventService } from './events/service.ts';
 import { createAddressFailureLimit } from './limits/address.ts';
 import { localCounters, redisCounters } from './limits/counters.ts';
 import { createMerchantService } from './merchants/service.ts';
+import { type MoneyWrites, moneyWrites } from './money-writes.ts';
 import { createOAuthService } from './oauth/service.ts';
 import { createTokenPurgeWorker } from './oauth/worker.ts';
 import { createMetrics } from './ops/metrics.ts';
@@ -46,6 +47,12 @@ export function deriveEncryptionKey(hashKey: Buffer): Buffer {
 
 export interface BuildDepsOptions {
   clock?: Clock;
+  /**
+   * Other implementations of the money writes or of the group commit's batch executor: the
+   * tests' broken-on-purpose variants, which prove their checks can fail. Production wires none.
+   */
+  writes?: Partial<MoneyWrites>;
+  executeBatch?: BatchExecutor;
   /** An already opened database (tests); otherwise the configured one is opened. */
   db?: DbHandle;
   logger?: Logger;
@@ -110,7 +117,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     lanes: config.groupCommitLanes ?? (db.kind === 'pglite' ? 1 : 4),
     maxBatch: config.groupCommitMaxBatch,
     onBatch: (size, fellBack) => metrics.observeBatch(size, fellBack),
-    negativeControl: config.negativeControlGroupCommit === 'outflows-unsplit' ? null : config.negativeControlGroupCommit,
+    ...(options.executeBatch ? { execute: options.executeBatch } : {}),
   });
   const settlement = createSettlement({
     db: db.db,
@@ -127,17 +134,29 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     log: logger,
     providerTimeoutMs: config.providerTimeoutMs,
   });
+  const writes: MoneyWrites = { ...moneyWrites, ...options.writes };
   const reconciliation = createReconciliation({ db: db.db, clock, registry, settlement, outflowSettlement });
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
   // GETs of charges and refunds' payment lookups share queries under load (db/batched-read.ts).
   const chargeReader = createChargeReader(db.pool);
-  const charges = createChargeService({ db: db.db, reader: chargeReader, groupCommit, clock, config, hashKey, registry, settlement });
+  const charges = createChargeService({
+    db: db.db,
+    reader: chargeReader,
+    walletPayments: writes.walletPayments,
+    groupCommit,
+    clock,
+    config,
+    hashKey,
+    registry,
+    settlement,
+  });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
-  const transfers = createTransferService({ db: db.db, groupCommit, clock, config, hashKey });
+  const transfers = createTransferService({ db: db.db, groupCommit, transfers: writes.transfers, clock, config, hashKey });
   const outflows = createOutflowService({
     db: db.db,
     groupCommit,
     chargeReader,
+    outflows: writes.outflows,
     clock,
     config,
     hashKey,
@@ -169,6 +188,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     clock,
     metrics,
     groupCommit,
+    writes,
     hashKey,
     previousHashKey,
     logger,

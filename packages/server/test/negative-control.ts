@@ -1,21 +1,27 @@
-// The negative controls of the double-spend tests (docs/money-safety.md rules 5, 11 and 12): the
-// same runs as test/concurrency/double-spend.test.ts (wallet payments), test/transfers/storm.test.ts
-// (transfers), test/outflows/refund-storm.test.ts (refunds of one payment) and
-// test/outflows/payout-storm.test.ts (payouts from the merchant's funds), against PostgreSQL, with
-// the deliberately broken read-modify-write debit (PURSE_NEGATIVE_CONTROL_RMW_DEBIT=true: the
-// numbers are read without a lock, then written back as absolute values). Each must lose updates,
-// i.e. let MORE than the covered number through: proof that each test can fail. Refunds and payouts
-// are counted from the outflows (answers, and the lists), not from amount_refunded or the balance
-// columns, which the broken mode overwrites; a 5xx (a CHECK that stopped a write) is not a success.
+// The negative controls: each money-safety test run against Purse with one rule broken on
+// purpose, which must make it fail (proof that the test can fail). Against PostgreSQL.
+//
+// - The storms of docs/money-safety.md rules 5, 11 and 12: test/concurrency/double-spend.test.ts
+//   (wallet payments), test/transfers/storm.test.ts (transfers), test/outflows/refund-storm.test.ts
+//   (refunds of one payment) and test/outflows/payout-storm.test.ts (payouts from the merchant's
+//   funds), each against the money writes rewritten to decide on a stale read
+//   (test/negative-controls/broken-writes.ts), with the group commit's lanes off so that
+//   statements of one wallet or merchant run concurrently. Each must lose updates, i.e. let MORE
+//   than the covered number through. Refunds and payouts are counted from the outflows (answers,
+//   and the lists), not from amount_refunded or the balance columns, which the broken writes
+//   overwrite; a 5xx (a CHECK that stopped a write) is not a success.
+// - The group-commit scenarios (test/db/group-commit.ts), each against the batch executor broken
+//   the way it checks (test/negative-controls/batchers.ts: no per-statement fallback, reversed
+//   order, answers before COMMIT), and merged outflows each checked against the whole funds
+//   instead of their sum (broken-writes.ts unsplitOutflows).
+//
+// The broken variants are wired through buildTestApp (buildDeps options); a production start has
+// no way to choose one.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run test:negative-control
 //
-// The group-commit scenarios (test/db/group-commit.ts) run here too, each against the batcher broken
-// on purpose the way it checks (no per-statement fallback, reversed order, answers before COMMIT),
-// and merged outflows each checked against the whole funds instead of their sum (outflows-unsplit).
-//
 // Not a *.test.ts file: `npm test` does not run it. It creates its own database and drops it.
-// Exit 0 only when every control failed as expected (successes > covered); 1 otherwise.
+// Exit 0 only when every control failed as expected; 1 otherwise.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isHealthy, verifyLedger } from '../src/ledger/verify.ts';
@@ -32,7 +38,9 @@ import {
   sameWalletInOrder,
   type Verdict,
 } from './db/group-commit.ts';
-import { buildTestApp, createTestMerchant, type TestApp } from './helpers/app.ts';
+import { buildTestApp, createTestMerchant, type TestApp, type TestAppOptions } from './helpers/app.ts';
+import { answerBeforeCommit, noFallback, reversed } from './negative-controls/batchers.ts';
+import { lostUpdateOutflows, lostUpdateTransfers, lostUpdateWalletPayments, unsplitOutflows } from './negative-controls/broken-writes.ts';
 
 const COVERED = 100;
 const ATTEMPTS = 1_000;
@@ -70,7 +78,7 @@ async function paymentsControl(app: TestApp, client: ApiClient): Promise<boolean
   const figures = await runDoubleSpend(client, { covered: COVERED, attempts: ATTEMPTS, concurrency: CONCURRENCY });
   const ledger = await verifyLedger(app.deps.db.db);
   process.stdout.write(
-    `${figuresLine('negative control (postgres, http, read-modify-write debit)', {
+    `${figuresLine('negative control (postgres, http, debit of a stale balance)', {
       ...figures,
       ledgerHealthy: isHealthy(ledger),
       walletMismatches: ledger.walletMismatches,
@@ -94,7 +102,7 @@ async function transfersControl(app: TestApp, client: ApiClient): Promise<boolea
   const figures = await runTransferStorm(client, { covered: TRANSFERS_COVERED, attempts: TRANSFER_ATTEMPTS, concurrency: CONCURRENCY });
   const ledger = await verifyLedger(app.deps.db.db);
   process.stdout.write(
-    `${figuresLine('negative control, transfers (postgres, http, read-modify-write debit)', {
+    `${figuresLine('negative control, transfers (postgres, http, debit of a stale balance)', {
       ...figures,
       ledgerHealthy: isHealthy(ledger),
       walletMismatches: ledger.walletMismatches,
@@ -124,7 +132,7 @@ async function refundsControl(app: TestApp, client: ApiClient): Promise<boolean>
   });
   const ledger = await verifyLedger(app.deps.db.db);
   process.stdout.write(
-    `${figuresLine('negative control, refunds (postgres, http, unlocked check-then-act)', {
+    `${figuresLine('negative control, refunds (postgres, http, refund cap on a stale read)', {
       ...figures,
       ledgerHealthy: isHealthy(ledger),
       overRefunded: ledger.overRefunded,
@@ -155,7 +163,7 @@ async function payoutsControl(app: TestApp, client: ApiClient): Promise<boolean>
   });
   const ledger = await verifyLedger(app.deps.db.db);
   process.stdout.write(
-    `${figuresLine('negative control, payouts (postgres, http, unlocked check-then-act)', {
+    `${figuresLine('negative control, payouts (postgres, http, funds on a stale read)', {
       ...figures,
       ledgerHealthy: isHealthy(ledger),
       fundsMismatches: ledger.fundsMismatches,
@@ -180,16 +188,16 @@ async function payoutsControl(app: TestApp, client: ApiClient): Promise<boolean>
  * it checks for. True when every one of them saw the breakage (its check failed).
  */
 async function groupCommitControls(): Promise<boolean> {
-  const controls: [string, (app: TestApp) => Promise<Verdict>][] = [
-    ['no-fallback', mixedBatch],
-    ['reversed', sameWalletInOrder],
-    ['answer-before-commit', noAnswerBeforeCommit],
-    ['reversed', outflowFundsInOrder],
-    ['outflows-unsplit', outflowFundsInOrder],
+  const controls: [string, TestAppOptions['wiring'], (app: TestApp) => Promise<Verdict>][] = [
+    ['no fallback', { executeBatch: noFallback }, mixedBatch],
+    ['reversed', { executeBatch: reversed }, sameWalletInOrder],
+    ['answer before commit', { executeBatch: answerBeforeCommit }, noAnswerBeforeCommit],
+    ['reversed', { executeBatch: reversed }, outflowFundsInOrder],
+    ['outflows unsplit', { writes: { outflows: unsplitOutflows } }, outflowFundsInOrder],
   ];
   let all = true;
-  for (const [control, scenario] of controls) {
-    const app = await buildTestApp(null, { env: { ...GROUP_COMMIT_ENV, PURSE_NEGATIVE_CONTROL_GROUP_COMMIT: control } });
+  for (const [control, wiring, scenario] of controls) {
+    const app = await buildTestApp(null, { env: GROUP_COMMIT_ENV, wiring });
     try {
       const verdict = await scenario(app);
       const broke = !verdict.ok;
@@ -215,8 +223,11 @@ async function main(): Promise<number> {
   let app: TestApp | null = null;
   try {
     process.env.TEST_DATABASE_URL = url;
-    app = await buildTestApp(null, { env: { PURSE_NEGATIVE_CONTROL_RMW_DEBIT: 'true' } });
-    if (!app.deps.config.negativeControlRmwDebit) throw new Error('the broken debit is not switched on');
+    // Lanes off: each write its own statement on the pool, so one wallet's writes run concurrently.
+    app = await buildTestApp(null, {
+      env: { PURSE_GROUP_COMMIT_LANES: '0' },
+      wiring: { writes: { walletPayments: lostUpdateWalletPayments, transfers: lostUpdateTransfers, outflows: lostUpdateOutflows } },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     const merchant = await createTestMerchant(app, 'Negative control');

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { type ChargeStatus, METHOD_TYPES } from '../db/schema.ts';
 import { ApiError } from '../shared/errors.ts';
 import { ListQuery } from '../shared/pagination.ts';
-import type { ChargeFilters } from './store.ts';
+import type { ChargeFilters } from './store/read.ts';
 
 export const ChargeListQuery = Type.Object(
   {

@@ -1,14 +1,13 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { compileStatement } from '../db/statement-text.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import { type PreparedCharge, pendingRow } from './prepare.ts';
-import { type WalletPaymentIds, walletPaymentStatement } from './wallet-payment.ts';
+import { type WalletPaymentIds, walletPayments } from './store/wallet-payments.ts';
 
 /**
  * The wallet-payment statement as a pgbench script line, for the benchmark's database ceiling:
- * the very statement payFromWallet sends, built by the same code, with pgbench expressions
- * where the service passes per-request values. The bench renders it on every run, so the
- * ceiling can never drift from the create path.
+ * the very merged statement payFromWallet sends (store/wallet-payments.ts), with one item whose
+ * per-request values are pgbench expressions. The bench renders it on every run, so the ceiling
+ * can never drift from the create path.
  */
 
 /** pgbench expressions (variables like `:merchant`, or SQL over them) for the per-request values. */
@@ -19,15 +18,6 @@ export interface PgbenchValues {
   paymentId: string;
   ids: WalletPaymentIds;
 }
-
-const compiler = new Kysely<Database>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
 
 /** Stands for the statement's time: as a parameter it becomes now(), inside JSON its ISO text. */
 const NOW = new Date(Date.UTC(2001, 0, 1));
@@ -63,10 +53,11 @@ export function walletPaymentForPgbench(values: PgbenchValues, fixed: { amountMi
   };
   const base = pendingRow(auth, prepared, token(values.paymentId), NOW, 'purse');
   // The merchant balance shard: random per payment in Purse (creditShard), random per transaction here.
-  const shard = token('1 + floor(random() * 15)');
-  const compiled = walletPaymentStatement(base, ids, { kind: 'conditional' }, shard).compile(compiler);
+  const shard = token('1 + floor(random() * 15)') as unknown as number;
+  const compiled = compileStatement(walletPayments.statement);
+  const parameters = walletPayments.columns([{ base, ids, shard }]);
   const render = (value: unknown): string => {
-    if (value === NOW) return 'now()';
+    if (value === NOW || value === NOW_ISO) return 'now()';
     if (value === null) return 'NULL';
     if (typeof value === 'boolean') return String(value);
     if (typeof value !== 'string') throw new Error(`no pgbench form for the parameter ${String(value)}`);
@@ -76,7 +67,8 @@ export function walletPaymentForPgbench(values: PgbenchValues, fixed: { amountMi
     );
     return sqlParts.length === 0 ? "''" : `(${sqlParts.join(' || ')})`;
   };
-  const text = compiled.sql.replace(/\$(\d+)/g, (_, n: string) => render(compiled.parameters[Number(n) - 1]));
+  // Each parameter is a one-element array (one item); the statement casts it to its column's type.
+  const text = compiled.sql.replace(/\$(\d+)/g, (_, n: string) => `ARRAY[${render(parameters[Number(n) - 1]?.[0])}]`);
   if (/(^|[^:]):[A-Za-z0-9_]/.test(compiled.sql)) throw new Error('the statement has a single colon pgbench would read as a variable');
   // pgbench takes one command per line unless it ends with a semicolon; keep it on one line.
   return `${text.replace(/\s+/g, ' ').trim()};`;

@@ -7,7 +7,6 @@ import type { ChargeKind } from '../db/schema.ts';
 import { eventType } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';
 import { creditShard } from '../ledger/merchant-balance.ts';
-import { type DebitMode, readBalanceUnlocked } from '../ledger/wallet-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
@@ -18,16 +17,17 @@ import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import { type ChargeBody, type PreparedCharge, pendingRow, prepareCharge } from './prepare.ts';
 import { LEASE_MS, type Settlement } from './settlement.ts';
-import * as store from './store.ts';
-import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
+import { claimLease } from './store/complete.ts';
+import { chargeLaneKey, claimCharge } from './store/create.ts';
+import * as store from './store/read.ts';
 import {
   INTERNAL_PROVIDER,
   newWalletPaymentIds,
   type WalletFailure,
+  type WalletPayments,
   walletPaymentRow,
-  walletPaymentStatement,
-  walletPayments,
-} from './wallet-payment.ts';
+} from './store/wallet-payments.ts';
+import { type ChargeRow, type ChargeView, chargeView } from './view.ts';
 
 /** Provider name of a charge no connector serves: it fails at once with provider_error. */
 const NO_PROVIDER = 'unconfigured';
@@ -36,6 +36,8 @@ export function createChargeService(deps: {
   db: Db;
   /** Point reads of charges, batched (store.createChargeReader). */
   reader: store.ChargeReader;
+  /** The wallet payments' merged write (store/wallet-payments.ts), chosen in deps.ts. */
+  walletPayments: WalletPayments;
   groupCommit: GroupCommit;
   clock: Clock;
   config: Config;
@@ -59,9 +61,9 @@ export function createChargeService(deps: {
   }
 
   /**
-   * The claim, in one statement (store.claimCharge): the pending charge and its created event,
-   * or, when no provider call is needed, the failed charge with both events. Undefined: the
-   * reference is taken.
+   * The claim, in one statement merged with the lane's other claims (store/create.ts): the
+   * pending charge and its created event, or, when no provider call is needed, the failed charge
+   * with both events. Undefined: the reference is taken.
    */
   async function claim(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<ChargeRow | undefined> {
     const provider = providerOf(auth, prepared);
@@ -74,16 +76,10 @@ export function createChargeService(deps: {
       lease_until: lease,
       next_check_at: lease,
     };
+    const lane = deps.groupCommit.lane(chargeLaneKey(pending));
+    const created = { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) };
     const failureCode = immediateFailure(provider, prepared);
-    const target = config.negativeControlNoReferenceIndex ? 'none (negative control)' : 'reference';
-    if (!failureCode) {
-      return store.claimCharge(
-        deps.groupCommit.lane(store.chargeLaneKey(pending)),
-        pending,
-        [{ id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) }],
-        target,
-      );
-    }
+    if (!failureCode) return claimCharge(lane, pending, { created });
     const failedRow: ChargeRow = {
       ...pending,
       status: 'failed',
@@ -93,42 +89,27 @@ export function createChargeService(deps: {
       lease_until: null,
       next_check_at: null,
     };
-    return store.claimCharge(
-      deps.groupCommit.lane(store.chargeLaneKey(pending)),
-      failedRow,
-      [
-        { id: newId('event'), type: eventType(prepared.kind, 'created'), payload: eventPayload(chargeView(pending)) },
-        { id: newId('event'), type: eventType(prepared.kind, 'failed'), payload: eventPayload(chargeView(failedRow)) },
-      ],
-      target,
-    );
+    const failed = { id: newId('event'), type: eventType(prepared.kind, 'failed'), payload: eventPayload(chargeView(failedRow)) };
+    return claimCharge(lane, failedRow, { created, failed });
   }
 
   /**
    * A wallet payment: one statement does the debit, the charge, the posting and both events
-   * (wallet-payment.ts). A taken reference surfaces as a unique violation: replay.
-   * The negative control of the double-spend test takes the generic path with its broken debit.
+   * (store/wallet-payments.ts), merged with the lane's other wallet payments. A taken reference
+   * surfaces as a unique violation: replay.
    */
   async function payFromWallet(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
     const base = pendingRow(auth, prepared, newId('payment'), now, INTERNAL_PROVIDER);
-    let outcome: { failure_code: WalletFailure | null } | undefined;
+    let outcome: { failure_code: WalletFailure | null };
     // The wallet's lane: its debits run in arrival order, and no other lane's batch locks it.
     const lane = deps.groupCommit.lane(present(prepared.walletId, 'wallet id'));
-    const ids = newWalletPaymentIds(base);
     try {
-      if (config.negativeControlRmwDebit) {
-        // The double-spend test's negative control: its own statement with the broken debit.
-        const debit: DebitMode = await readBalanceUnlocked(db, present(prepared.walletId, 'wallet id'));
-        outcome = (await lane.write(walletPaymentStatement(base, ids, debit, lane.shard))).rows[0];
-      } else {
-        // Merged with the other wallet payments of the lane's batch into one statement.
-        outcome = await lane.merge(walletPayments, { base, ids, shard: lane.shard ?? creditShard() });
-      }
+      outcome = await lane.merge(deps.walletPayments, { base, ids: newWalletPaymentIds(base), shard: lane.shard ?? creditShard() });
     } catch (error) {
       if (isUniqueViolation(error)) return replay(auth, prepared, now);
       throw error;
     }
-    return { created: true, object: chargeView(walletPaymentRow(base, present(outcome, 'wallet payment row').failure_code)) };
+    return { created: true, object: chargeView(walletPaymentRow(base, outcome.failure_code)) };
   }
 
   /** Same reference again: replay (resuming a dead first attempt), or 409 for a different request. */
@@ -138,7 +119,7 @@ export function createChargeService(deps: {
     const stored = existing.request_fingerprint as Record<string, string>;
     if (!sameRequest(stored, prepared.fingerprint)) throw referenceConflict(prepared.reference, existing.id, stored, prepared.fingerprint);
     if (existing.status === 'pending' && existing.provider_state === 'not_started' && prepared.providerMethod) {
-      const claimed = await store.claimLease(db, existing.id, now, new Date(now.getTime() + LEASE_MS));
+      const claimed = await claimLease(db, existing.id, now, new Date(now.getTime() + LEASE_MS));
       if (claimed) return { created: false, object: chargeView(await settlement.resume(claimed, prepared.providerMethod)) };
     }
     return { created: false, object: chargeView(existing) };

@@ -7,7 +7,9 @@ import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FAILURE_MESSAGES, type FailureCode } from '../shared/failures.ts';
 import { present } from '../shared/invariant.ts';
-import * as store from './store.ts';
+import * as store from './store/complete.ts';
+import { chargeLaneKey } from './store/create.ts';
+import { findChargeById } from './store/read.ts';
 import { type ChargeRow, chargeView } from './view.ts';
 
 /** How long a request or worker may hold a pending charge while it talks to the provider. */
@@ -54,7 +56,7 @@ export function createSettlement(deps: {
       next_check_at: null,
     };
     // A top-up credits its wallet: the wallet's lane. A payment credits the merchant's funds on its lane's shard.
-    const lane = deps.groupCommit.lane(charge.kind === 'topup' ? present(charge.wallet_id, 'top-up wallet') : store.chargeLaneKey(charge));
+    const lane = deps.groupCommit.lane(charge.kind === 'topup' ? present(charge.wallet_id, 'top-up wallet') : chargeLaneKey(charge));
     const updated = await store.completeCharge(lane, {
       charge,
       status: outcome.status,
@@ -65,7 +67,7 @@ export function createSettlement(deps: {
       payload: eventPayload(chargeView(expected)),
     });
     if (updated) return updated;
-    const existing = present(await store.findChargeById(db, charge.id), 'charge');
+    const existing = present(await findChargeById(db, charge.id), 'charge');
     if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
       log.warn(
         { charge_id: charge.id, status: existing.status, late: outcome.status },
@@ -83,7 +85,7 @@ export function createSettlement(deps: {
     let nextCheck = now.getTime() + outcome.checkAfterMs;
     if (charge.expires_at) nextCheck = Math.min(nextCheck, charge.expires_at.getTime());
     const updated = await store.markInitiated(db, charge.id, outcome.providerReference, new Date(nextCheck), now);
-    return updated ?? present(await store.findChargeById(db, charge.id), 'charge');
+    return updated ?? present(await findChargeById(db, charge.id), 'charge');
   }
 
   /**
@@ -114,7 +116,7 @@ export function createSettlement(deps: {
       // Unknown outcome: pending, never failed, since the provider may have acted. The worker asks for the status.
       log.warn({ err: error, charge_id: charge.id }, 'provider call failed; the worker will ask for the status');
       await store.releaseCharge(db, charge.id, new Date(clock.now().getTime() + 2_000));
-      return present(await store.findChargeById(db, charge.id), 'charge');
+      return present(await findChargeById(db, charge.id), 'charge');
     }
   }
 

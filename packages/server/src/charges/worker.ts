@@ -3,7 +3,7 @@ import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createPoller } from '../shared/poller.ts';
 import { LEASE_MS, type Settlement, storedProviderMethod } from './settlement.ts';
-import * as store from './store.ts';
+import * as store from './store/complete.ts';
 
 const BATCH = 50;
 

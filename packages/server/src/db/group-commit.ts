@@ -15,7 +15,7 @@ import type { DbHandle } from './db.ts';
  * Self-clocking: an idle lane runs a lone statement at once, as before; under load the batches
  * grow by themselves, up to `maxBatch`.
  *
- * What each caller still gets (tests/db/group-commit.test.ts, with negative controls):
+ * What each caller still gets (test/db/group-commit.test.ts, and a broken-on-purpose executor per promise in test/):
  * - its own result, and only after COMMIT has returned: nothing is answered that a crash could
  *   still undo;
  * - its own outcome: when any statement of a batch fails (a taken reference, a deadlock), the
@@ -62,9 +62,24 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Called after each batch (its size and whether it fell back), for metrics and tests. */
   onBatch?: (size: number, fellBack: boolean) => void;
-  /** Negative controls (tests only): WRONG ON PURPOSE, each breaks one promise above. */
-  negativeControl?: 'no-fallback' | 'reversed' | 'answer-before-commit' | null;
+  /**
+   * Runs a batch on its connection: executeBatch, unless the wiring chooses another (the tests'
+   * broken-on-purpose executors, which prove the group-commit checks can fail).
+   */
+  execute?: BatchExecutor;
 }
+
+/** What a batch executor is given besides the batch: how to run a unit, and whom to tell about the batch. */
+export interface BatchContext {
+  /** Each of the unit's answers, in the unit's order: a statement's result, or each merged item's row (or an Error). */
+  runUnit(client: pg.PoolClient, unit: Unit): Promise<unknown[]>;
+  /** A statement alone, in its own implicit transaction, answered with its own result. */
+  runAlone(client: pg.PoolClient, item: Pending): Promise<void>;
+  onBatch?: (size: number, fellBack: boolean) => void;
+}
+
+/** Runs `batch` on `client` and answers each of its items. */
+export type BatchExecutor = (client: pg.PoolClient, batch: Pending[], context: BatchContext) => Promise<void>;
 
 /**
  * A write whose items, when several are in one batch, run as ONE statement: one round trip, one
@@ -216,10 +231,64 @@ async function runUnit(client: pg.PoolClient, unit: Unit, textOf: (write: Merged
   );
 }
 
+/** Answers every item of the units with its own result, in order. */
+export function answerUnits(units: Unit[], results: unknown[][]): void {
+  for (const [i, unit] of units.entries()) {
+    const items = 'single' in unit ? [unit.single] : unit.items;
+    for (const [j, item] of items.entries()) {
+      const result = results[i]?.[j];
+      if (result instanceof Error) item.reject(result);
+      else item.resolve(result as never);
+    }
+  }
+}
+
+/**
+ * The batch on one connection: one statement (atomic by itself, no transaction around it), or
+ * one transaction, or, when one of its statements fails, each item alone, in order, with its own
+ * fate. Every item is answered only after what holds it has committed.
+ */
+export async function executeBatch(client: pg.PoolClient, batch: Pending[], context: BatchContext): Promise<void> {
+  const units = planUnits(batch);
+  if (units.length === 1) {
+    try {
+      answerUnits(units, [await context.runUnit(client, units[0] as Unit)]);
+      context.onBatch?.(batch.length, false);
+      return;
+    } catch (reason) {
+      if (batch.length === 1) {
+        for (const item of batch) item.reject(reason);
+        context.onBatch?.(batch.length, false);
+        return;
+      }
+    }
+    // One item failed the merged statement, which changed nothing: each runs again alone.
+    for (const item of batch) await context.runAlone(client, item);
+    context.onBatch?.(batch.length, true);
+    return;
+  }
+  await client.query('BEGIN');
+  const results: unknown[][] = [];
+  try {
+    for (const unit of units) results.push(await context.runUnit(client, unit));
+  } catch {
+    await client.query('ROLLBACK');
+    // One statement failed and the batch is undone: each runs again alone, in order, with its own fate.
+    for (const item of batch) await context.runAlone(client, item);
+    context.onBatch?.(batch.length, true);
+    return;
+  }
+  // If COMMIT fails, its fate is unknown (the connection died) or nothing was written: nobody has
+  // been answered, and the caller rejects every statement of the batch.
+  await client.query('COMMIT');
+  answerUnits(units, results);
+  context.onBatch?.(batch.length, false);
+}
+
 export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options: GroupCommitOptions): GroupCommit {
   const { db, pool } = handle;
   const { maxBatch, onBatch } = options;
-  const control = options.negativeControl ?? null;
+  const execute = options.execute ?? executeBatch;
   let inFlight = 0;
   const idleWaiters: (() => void)[] = [];
 
@@ -241,85 +310,21 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
     return text;
   };
 
-  /** Answers every item of the units with its own result, in order. */
-  const answer = (units: Unit[], results: unknown[][]) => {
-    for (const [i, unit] of units.entries()) {
-      const items = 'single' in unit ? [unit.single] : unit.items;
-      for (const [j, item] of items.entries()) {
-        const result = results[i]?.[j];
-        if (result instanceof Error) item.reject(result);
-        else item.resolve(result as never);
-      }
-    }
+  const context: BatchContext = {
+    runUnit: (client, unit) => runUnit(client, unit, textOf),
+    runAlone: (client, item) =>
+      runUnit(client, item.merged ? { merged: item.merged, items: [item], keys: new Set() } : { single: item }, textOf).then(
+        ([result]) => (result instanceof Error ? item.reject(result) : item.resolve(result as never)),
+        item.reject,
+      ),
+    ...(onBatch ? { onBatch } : {}),
   };
 
-  /** A statement alone, in its own implicit transaction (a merged item: its write with one row). */
-  const runAlone = (client: pg.PoolClient, item: Pending) =>
-    runUnit(client, item.merged ? { merged: item.merged, items: [item], keys: new Set() } : { single: item }, textOf).then(
-      ([result]) => (result instanceof Error ? item.reject(result) : item.resolve(result as never)),
-      item.reject,
-    );
-
-  /**
-   * The batch on one connection: one statement (atomic by itself, no transaction around it), or
-   * one transaction, or, when one of its statements fails, each item alone.
-   */
-  async function runOn(client: pg.PoolClient, batch: Pending[]): Promise<void> {
-    const units = planUnits(batch);
-    if (units.length === 1) {
-      try {
-        answer(units, [await runUnit(client, units[0] as Unit, textOf)]);
-        onBatch?.(batch.length, false);
-        return;
-      } catch (reason) {
-        if (batch.length === 1 || control === 'no-fallback') {
-          for (const item of batch) item.reject(reason);
-          onBatch?.(batch.length, false);
-          return;
-        }
-      }
-      // One item failed the merged statement, which changed nothing: each runs again alone.
-      for (const item of batch) await runAlone(client, item);
-      onBatch?.(batch.length, true);
-      return;
-    }
-    await client.query('BEGIN');
-    const results: unknown[][] = [];
-    let failure: { reason: unknown } | null = null;
-    for (const unit of units) {
-      try {
-        results.push(await runUnit(client, unit, textOf));
-        if (control === 'answer-before-commit') answer([unit], [results.at(-1) as unknown[]]);
-      } catch (reason) {
-        failure = { reason };
-        break;
-      }
-    }
-    if (!failure) {
-      // If COMMIT fails, its fate is unknown (the connection died) or nothing was written: nobody has
-      // been answered, and the caller below rejects every statement of the batch.
-      await client.query('COMMIT');
-      answer(units, results);
-      onBatch?.(batch.length, false);
-      return;
-    }
-    await client.query('ROLLBACK');
-    if (control === 'no-fallback') {
-      for (const item of batch) item.reject(failure.reason);
-      onBatch?.(batch.length, false);
-      return;
-    }
-    // One statement failed and the batch is undone: each runs again alone, in order, with its own fate.
-    for (const item of batch) await runAlone(client, item);
-    onBatch?.(batch.length, true);
-  }
-
   async function runBatch(batch: Pending[]): Promise<void> {
-    if (control === 'reversed') batch.reverse();
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await runOn(client, batch);
+      await execute(client, batch, context);
     } catch (error) {
       broken = error as Error;
       throw error;

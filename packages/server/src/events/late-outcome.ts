@@ -116,7 +116,7 @@ export async function recordLateOutcome(db: Db, w: LateOutcomeWrite): Promise<bo
       WHERE id = ${w.id} AND late_outcome IS NULL
       RETURNING id, merchant_id, livemode
     ), evs AS (${insertEvents(sql`late`, late, [{ id: w.eventId, type: w.type, payload: w.payload }])}
-    ), deliveries AS (${deliveriesFor(sql`evs ev`, w.merchantId, w.callbackUrl, w.now)})
+    ), deliveries AS (${deliveriesFor(sql`evs ev`, { from: sql`(SELECT ${w.callbackUrl}::text AS url) c`, on: sql`true`, url: sql`c.url` })})
     SELECT id FROM late`.execute(db);
   return result.rows.length > 0;
 }

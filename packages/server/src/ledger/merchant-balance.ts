@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
+import { after, type Cte } from '../db/cte.ts';
 import type { Db } from '../db/db.ts';
 
 /**
@@ -17,28 +18,11 @@ const SHARDS = 16;
 export const creditShard = (): number => 1 + randomInt(SHARDS - 1);
 
 /**
- * `INSERT … ON CONFLICT DO UPDATE`: credits `amount` to the merchant's funds for each row of
- * `from` that passes `where` (expressions may name its columns).
+ * `INSERT … ON CONFLICT DO UPDATE`: credits the merchants' funds with the rows of `from` that
+ * pass `where`, summed per merchant, currency and shard (an upsert may change a row only once
+ * per statement).
  */
 export function merchantCredit(p: {
-  from: RawBuilder<unknown>;
-  merchantId: RawBuilder<unknown>;
-  currency: RawBuilder<unknown>;
-  amount: RawBuilder<unknown>;
-  where: RawBuilder<unknown>;
-  /** The shard credited: random (creditShard) unless given (the bench's pgbench script passes its own expression). */
-  shard?: number | string;
-}): RawBuilder<unknown> {
-  return sql`INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
-      SELECT ${p.merchantId}, ${p.currency}, ${p.shard ?? creditShard()}::smallint, ${p.amount} FROM ${p.from} WHERE ${p.where}
-      ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited`;
-}
-
-/**
- * merchantCredit for a statement over many items: the rows of `from` that pass `where`, summed
- * per merchant, currency and shard (an upsert may change a row only once per statement).
- */
-export function merchantCreditEach(p: {
   from: RawBuilder<unknown>;
   merchantId: RawBuilder<unknown>;
   currency: RawBuilder<unknown>;
@@ -53,53 +37,29 @@ export function merchantCreditEach(p: {
       ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited`;
 }
 
-/** How an outflow decides: the locked row, or the negative control's unlocked read. */
-export type FundsMode = { kind: 'conditional' } | { kind: 'unlocked-read'; credited: bigint; debited: bigint };
-
 /**
- * `SELECT … FOR UPDATE` of shard 0, as the body of a `funds` CTE; `after` is a condition that
- * makes the statement take its earlier locks first. Returns `debited` (current, from the locked
- * row) and `credited` (all shards, the statement's snapshot), or no row when the merchant has
- * none yet in this currency (ensureFundsRow, then run again).
- */
-export function lockFunds(merchantId: string, currency: string, after: RawBuilder<unknown>, mode: FundsMode): RawBuilder<unknown> {
-  if (mode.kind === 'unlocked-read') {
-    // WRONG ON PURPOSE (negative control only): numbers read earlier, no lock.
-    return sql`SELECT ${mode.debited.toString()}::bigint AS debited, ${mode.credited.toString()}::bigint AS credited
-      FROM merchant_balances WHERE merchant_id = ${merchantId} AND currency = ${currency} AND shard = 0`;
-  }
-  return sql`SELECT debited, (SELECT coalesce(sum(credited), 0) FROM merchant_balances
-        WHERE merchant_id = ${merchantId} AND currency = ${currency}) AS credited
-      FROM merchant_balances WHERE merchant_id = ${merchantId} AND currency = ${currency} AND shard = 0 AND ${after}
-      FOR UPDATE`;
-}
-
-/**
- * lockFunds for a statement over many items: shard 0 of the merchants `merchantIds` in the
- * currencies `currencies` (SQL arrays; every pair of them, a superset of the pairs the items
- * name: the caller joins on both), locked in (merchant, currency) order, with `debited` (locked,
+ * `SELECT … FOR UPDATE` of shard 0 of the merchants `merchantIds` in the currencies `currencies`
+ * (SQL arrays; every pair of them, a superset of the pairs the items name: the caller joins on
+ * both), locked in (merchant, currency) order after the CTE `after`, with `debited` (locked,
  * current) and `credited` (all shards, the statement's snapshot). A pair without a row has none
- * here. Values only in the condition (see wallets/store.ts lockWalletsEachSql).
+ * here (ensureFundsRow, then run again). Values only in the condition (see wallets/store.ts lockWalletsSql).
  */
-export function lockFundsEach(p: {
-  merchantIds: RawBuilder<unknown>;
-  currencies: RawBuilder<unknown>;
-  after: RawBuilder<unknown>;
-}): RawBuilder<unknown> {
+export function lockFunds(p: { merchantIds: RawBuilder<unknown>; currencies: RawBuilder<unknown>; after: Cte }): RawBuilder<unknown> {
   return sql`SELECT b.merchant_id, b.currency, b.debited, (SELECT coalesce(sum(a.credited), 0) FROM merchant_balances a
         WHERE a.merchant_id = b.merchant_id AND a.currency = b.currency) AS credited
       FROM merchant_balances b
       WHERE b.merchant_id = ANY (${p.merchantIds}::text[]) AND b.currency = ANY (${p.currencies}::text[]) AND b.shard = 0
-        AND ${p.after}
+        AND ${after(p.after)}
       ORDER BY b.merchant_id, b.currency FOR UPDATE`;
 }
 
 /**
- * holdFunds for each row of `from` that passes `where`, summed per merchant and currency (an
- * UPDATE changes a row once per statement): `amount` out of the available funds, `held` of it
- * into reserved. The caller has checked, on the rows lockFundsEach locked, that the sums are covered.
+ * `UPDATE` shard 0 for each row of `from` that passes `where`, summed per merchant and currency
+ * (an UPDATE changes a row once per statement): `amount` out of the available funds, `held` of it
+ * into reserved (a pending outflow). The caller has checked, on the rows lockFunds locked, that
+ * the sums are covered.
  */
-export function holdFundsEach(p: {
+export function holdFunds(p: {
   from: RawBuilder<unknown>;
   merchantId: RawBuilder<unknown>;
   currency: RawBuilder<unknown>;
@@ -113,29 +73,6 @@ export function holdFundsEach(p: {
         GROUP BY m, c) g
       WHERE merchant_balances.merchant_id = g.m AND merchant_balances.currency = g.c AND merchant_balances.shard = 0
       RETURNING merchant_balances.debited`;
-}
-
-/** `available >= amount` on the row `funds` locked. */
-export const fundsCover = (amount: bigint): RawBuilder<unknown> =>
-  sql`(SELECT credited - debited FROM funds) >= ${amount.toString()}::bigint`;
-
-/**
- * `UPDATE` shard 0: takes `amount` out of the available funds, `held` of it into reserved (a
- * pending outflow), when `where` holds. The negative control writes the absolute value it read.
- */
-export function holdFunds(p: {
-  merchantId: string;
-  currency: string;
-  amount: bigint;
-  held: bigint;
-  where: RawBuilder<unknown>;
-  mode: FundsMode;
-}): RawBuilder<unknown> {
-  const debited =
-    p.mode.kind === 'conditional' ? sql`debited + ${p.amount.toString()}::bigint` : sql`${(p.mode.debited + p.amount).toString()}::bigint`;
-  return sql`UPDATE merchant_balances SET debited = ${debited}, reserved = reserved + ${p.held.toString()}::bigint
-      WHERE merchant_id = ${p.merchantId} AND currency = ${p.currency} AND shard = 0 AND ${p.where}
-      RETURNING debited`;
 }
 
 /**
@@ -162,15 +99,6 @@ export function releaseFunds(p: {
 export async function ensureFundsRow(db: Db, merchantId: string, currency: string): Promise<void> {
   await sql`INSERT INTO merchant_balances (merchant_id, currency, shard) VALUES (${merchantId}, ${currency}, 0)
     ON CONFLICT (merchant_id, currency, shard) DO NOTHING`.execute(db);
-}
-
-/** The negative control's read, in its own round trip before the statement (see lockFunds). */
-export async function readFundsUnlocked(db: Db, merchantId: string, currency: string): Promise<FundsMode> {
-  const result = await sql<{ credited: string; debited: string }>`
-    SELECT coalesce(sum(credited), 0)::text AS credited, coalesce(sum(debited), 0)::text AS debited
-    FROM merchant_balances WHERE merchant_id = ${merchantId} AND currency = ${currency}`.execute(db);
-  const row = result.rows[0];
-  return { kind: 'unlocked-read', credited: BigInt(row?.credited ?? '0'), debited: BigInt(row?.debited ?? '0') };
 }
 
 /** Per currency: what outflows may use now, and what pending ones hold. */

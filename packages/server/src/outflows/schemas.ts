@@ -15,7 +15,7 @@ import {
 import type { OutflowStatus } from '../db/schema.ts';
 import { LateOutcomeSchema } from '../events/late-outcome.ts';
 import { ListQuery } from '../shared/pagination.ts';
-import type { OutflowFilters } from './store.ts';
+import type { OutflowFilters } from './store/read.ts';
 
 export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
 

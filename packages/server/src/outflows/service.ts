@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import * as input from '../charges/input.ts';
 import { loadWallet } from '../charges/prepare.ts';
-import { type ChargeReader, type RefundCapMode, readRefundedUnlocked } from '../charges/store.ts';
+import type { ChargeReader } from '../charges/store/read.ts';
 import type { ChargeRow } from '../charges/view.ts';
 import type { Config } from '../config.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
@@ -9,7 +9,7 @@ import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { GroupCommit } from '../db/group-commit.ts';
 import type { DestinationType, OutflowKind } from '../db/schema.ts';
-import { ensureFundsRow, type FundsMode, readFundsUnlocked } from '../ledger/merchant-balance.ts';
+import { ensureFundsRow } from '../ledger/merchant-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
@@ -21,7 +21,8 @@ import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import type { CreatePayoutBody, CreateRefundBody } from './schemas.ts';
 import type { OutflowSettlement } from './settlement.ts';
-import * as store from './store.ts';
+import { type Decision, type Outflows, outflowItem, outflowOutcomeRow } from './store/create.ts';
+import * as store from './store/read.ts';
 import { type OutflowRow, type OutflowView, outflowView } from './view.ts';
 import { OUTFLOW_LEASE_MS } from './worker.ts';
 
@@ -83,6 +84,8 @@ export function createOutflowService(deps: {
   groupCommit: GroupCommit;
   /** Point reads of charges (a refund's payment), batched. */
   chargeReader: ChargeReader;
+  /** The refunds and payouts' merged write (store/create.ts), chosen in deps.ts. */
+  outflows: Outflows;
   clock: Clock;
   config: Config;
   hashKey: Buffer;
@@ -128,36 +131,22 @@ export function createOutflowService(deps: {
     };
   }
 
-  /** The negative control of the storms decides on numbers read without a lock (see createOutflowStatement). */
-  async function modes(draft: Draft, auth: AuthContext): Promise<store.CreateModes> {
-    const funds: FundsMode = await readFundsUnlocked(db, auth.merchantId, draft.currency);
-    const refundCap: RefundCapMode = draft.paymentId ? await readRefundedUnlocked(db, draft.paymentId) : { kind: 'conditional' };
-    return { funds, refundCap };
-  }
-
   /**
-   * Runs the one statement (store.createOutflowStatement); a merchant's first outflow in a
-   * currency creates its balance row and runs it again. Then a provider destination is sent.
+   * Runs the one statement (store/create.ts), merged with the lane's other outflows; a merchant's
+   * first outflow in a currency creates its balance row and runs it again. Then a provider
+   * destination is sent.
    */
   async function create(auth: AuthContext, draft: Draft, payment?: ChargeRow): Promise<Created<OutflowView>> {
     const now = clock.now();
     const base = baseRow(auth, draft, now);
     const refuse: FailureCode | null = base.status === 'pending' && registry.get(draft.provider) === null ? 'provider_error' : null;
-    let decision: store.Decision = 'no_funds_row';
+    // The merchant's lane: its outflows all decide on its shard-0 balance row anyway.
+    const lane = deps.groupCommit.lane(auth.merchantId);
+    let decision: Decision = 'no_funds_row';
     for (let attempt = 0; decision === 'no_funds_row' && attempt < 2; attempt++) {
       if (attempt > 0) await ensureFundsRow(db, auth.merchantId, draft.currency);
       try {
-        // The merchant's lane: its outflows all decide on its shard-0 balance row anyway.
-        const lane = deps.groupCommit.lane(auth.merchantId);
-        if (config.negativeControlRmwDebit) {
-          // The storms' negative control: its own statement, deciding on numbers read without a lock.
-          const statement = store.createOutflowStatement({ base, refuse }, await modes(draft, auth));
-          decision = present((await lane.write(statement)).rows[0], 'decision').decision;
-        } else {
-          // Merged with the lane's other outflows of the batch into one statement.
-          const write = config.negativeControlGroupCommit === 'outflows-unsplit' ? store.outflowsUnsplit : store.outflows;
-          decision = (await lane.merge(write, store.outflowItem({ base, refuse }))).decision;
-        }
+        decision = (await lane.merge(deps.outflows, outflowItem({ base, refuse }))).decision;
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, draft);
         throw error;
@@ -166,7 +155,7 @@ export function createOutflowService(deps: {
     if (decision === 'payment_not_refundable') throw notRefundable();
     if (decision === 'amount_too_large') throw tooLarge();
     if (decision === 'no_funds_row') throw new Error('invariant broken: the balance row is still missing after it was created');
-    const row = store.outflowOutcomeRow(base, decision);
+    const row = outflowOutcomeRow(base, decision);
     if (row.status !== 'pending') return { created: true, object: outflowView(row) };
     return { created: true, object: outflowView(await settlement.send(row, payment)) };
   }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { findChargeById } from '../charges/store.ts';
+import { findChargeById } from '../charges/store/read.ts';
 import type { OutboundRequest, ProviderOutcome, StatusOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
@@ -7,7 +7,8 @@ import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FAILURE_MESSAGES } from '../shared/failures.ts';
 import { present } from '../shared/invariant.ts';
-import * as store from './store.ts';
+import * as store from './store/complete.ts';
+import { findOutflowById } from './store/read.ts';
 import { type OutflowRow, outflowView } from './view.ts';
 
 type FinalOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
@@ -68,7 +69,7 @@ export function createOutflowSettlement(deps: {
       payload: eventPayload(outflowView(expected)),
     });
     if (updated) return updated;
-    const existing = present(await store.findOutflowById(db, outflow.id), 'outflow');
+    const existing = present(await findOutflowById(db, outflow.id), 'outflow');
     if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
       log.warn({ outflow_id: outflow.id, status: existing.status, late: outcome.status }, 'provider outcome after a final state; kept');
       await store.recordLateOutcome(db, existing, outcome, now);
@@ -86,7 +87,7 @@ export function createOutflowSettlement(deps: {
       new Date(now.getTime() + outcome.checkAfterMs),
       now,
     );
-    return updated ?? present(await store.findOutflowById(db, outflow.id), 'outflow');
+    return updated ?? present(await findOutflowById(db, outflow.id), 'outflow');
   }
 
   /**
@@ -104,7 +105,7 @@ export function createOutflowSettlement(deps: {
     } catch (error) {
       log.warn({ err: error, outflow_id: outflow.id }, 'provider call failed; the worker will ask for the status');
       await store.releaseOutflow(db, outflow.id, new Date(clock.now().getTime() + 2_000));
-      return present(await store.findOutflowById(db, outflow.id), 'outflow');
+      return present(await findOutflowById(db, outflow.id), 'outflow');
     }
   }
 

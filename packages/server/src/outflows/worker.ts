@@ -3,7 +3,7 @@ import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { createPoller } from '../shared/poller.ts';
 import type { OutflowSettlement } from './settlement.ts';
-import * as store from './store.ts';
+import * as store from './store/complete.ts';
 
 const BATCH = 50;
 /** How long the worker may hold a pending outflow while it talks to the provider. */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Settlement } from '../charges/settlement.ts';
-import * as chargeStore from '../charges/store.ts';
+import * as chargeStore from '../charges/store/read.ts';
 import type { CallbackHeaders, CallbackHint, CallbackQuery, Connector, ProviderOutcome, StatusOutcome } from '../connectors/connector.ts';
 
 type FinalOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
@@ -8,7 +8,7 @@ type FinalOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { OutflowSettlement } from '../outflows/settlement.ts';
-import * as outflowStore from '../outflows/store.ts';
+import * as outflowStore from '../outflows/store/read.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 

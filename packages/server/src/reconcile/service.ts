@@ -1,10 +1,10 @@
 import type { Settlement } from '../charges/settlement.ts';
-import * as chargeStore from '../charges/store.ts';
+import * as chargeStore from '../charges/store/read.ts';
 import type { StatusOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { OutflowSettlement } from '../outflows/settlement.ts';
-import * as outflowStore from '../outflows/store.ts';
+import * as outflowStore from '../outflows/store/read.ts';
 import type { Clock } from '../shared/clock.ts';
 import { formatAmount } from '../shared/money.ts';
 

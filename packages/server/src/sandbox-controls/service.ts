@@ -1,12 +1,12 @@
 import type { Settlement } from '../charges/settlement.ts';
-import * as chargeStore from '../charges/store.ts';
+import * as chargeStore from '../charges/store/read.ts';
 import { type ChargeView, chargeView } from '../charges/view.ts';
 import type { SandboxConnector } from '../connectors/sandbox/connector.ts';
 import type { Db } from '../db/db.ts';
 import type { ChargeKind, OutflowKind } from '../db/schema.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { OutflowSettlement } from '../outflows/settlement.ts';
-import * as outflowStore from '../outflows/store.ts';
+import * as outflowStore from '../outflows/store/read.ts';
 import { type OutflowView, outflowView } from '../outflows/view.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import type { FailureCode } from '../shared/failures.ts';

@@ -1,3 +1,5 @@
+import { type RawBuilder, sql } from 'kysely';
+
 /**
  * Why a payment, top-up, refund, payout or transfer failed: the contract's failure codes and the
  * message each shows. Shared by Purse's own money writes (wallets, transfers) and the connectors,
@@ -35,3 +37,13 @@ export const FAILURE_MESSAGES: Record<FailureCode, string> = {
   provider_error: 'The provider could not process the request.',
   payee_not_found: 'No account was found for the payee.',
 };
+
+/**
+ * `CASE <code> WHEN 'insufficient_funds' THEN '<its message>' … END`: the message of a failure
+ * code a statement decides, for the codes it can decide (NULL for any other, or no failure).
+ * The messages are literals: a merged statement's text carries no parameters of its own.
+ */
+export function failureMessageSql(code: RawBuilder<unknown>, codes: readonly FailureCode[]): RawBuilder<string> {
+  const cases = codes.map((c) => sql`WHEN ${sql.lit(c)} THEN ${sql.lit(FAILURE_MESSAGES[c])}`);
+  return sql<string>`CASE ${code} ${sql.join(cases, sql` `)} END`;
+}

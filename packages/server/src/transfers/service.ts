@@ -5,13 +5,11 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { GroupCommit } from '../db/group-commit.ts';
-import { type DebitMode, readBalanceUnlocked } from '../ledger/wallet-balance.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { fingerprint } from '../shared/fingerprint.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
-import { present } from '../shared/invariant.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import type { CreateTransferBody } from './schemas.ts';
@@ -20,7 +18,15 @@ import { type TransferRow, type TransferView, transferView } from './view.ts';
 
 type TransferBody = Static<typeof CreateTransferBody>;
 
-export function createTransferService(deps: { db: Db; groupCommit: GroupCommit; clock: Clock; config: Config; hashKey: Buffer }) {
+export function createTransferService(deps: {
+  db: Db;
+  groupCommit: GroupCommit;
+  /** The transfers' merged write (store.ts), chosen in deps.ts. */
+  transfers: store.Transfers;
+  clock: Clock;
+  config: Config;
+  hashKey: Buffer;
+}) {
   const { db, clock, config, hashKey } = deps;
 
   /**
@@ -78,31 +84,19 @@ export function createTransferService(deps: { db: Db; groupCommit: GroupCommit; 
   }
 
   return {
-    /**
-     * One statement moves the money and records everything (store.transfers, merged with the
-     * batch's other transfers). The negative control of the double-spend tests reads the balance
-     * without a lock first and hands the single statement (store.transferStatement) its broken debit.
-     */
+    /** One statement moves the money and records everything (store.transfers, merged with the lane's other transfers). */
     async createTransfer(auth: AuthContext, body: TransferBody): Promise<Created<TransferView>> {
       const base = await prepare(auth, body, clock.now());
-      let outcome: { failure_code: store.TransferFailure | null } | undefined;
+      let outcome: { failure_code: store.TransferFailure | null };
       // The source wallet's lane: its debits, by payment or transfer, keep their arrival order.
       const lane = deps.groupCommit.lane(base.source_wallet_id);
       try {
-        if (config.negativeControlRmwDebit) {
-          // The storm's negative control: its own statement, with the debit read without a lock.
-          const debit: DebitMode = await readBalanceUnlocked(db, base.source_wallet_id);
-          outcome = (await lane.write(store.transferStatement(base, debit))).rows[0];
-        } else {
-          // Merged with the lane's other transfers of the batch into one statement.
-          outcome = await lane.merge(store.transfers, store.transferItem(base));
-        }
+        outcome = await lane.merge(deps.transfers, store.transferItem(base));
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, base);
         throw error;
       }
-      const failure = present(outcome, 'transfer row').failure_code;
-      return { created: true, object: transferView(store.transferOutcomeRow(base, failure)) };
+      return { created: true, object: transferView(store.transferOutcomeRow(base, outcome.failure_code)) };
     },
 
     async getTransfer(auth: AuthContext, id: string): Promise<TransferView> {

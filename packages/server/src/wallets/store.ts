@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { after, type Cte } from '../db/cte.ts';
 import type { Db } from '../db/db.ts';
 import { walletAccount } from '../ledger/accounts.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
@@ -106,31 +107,22 @@ export async function sumAccounts(db: Db, accounts: string[]) {
 
 /**
  * `SELECT status FROM wallets …` for statements that must tell a frozen wallet from a poor one;
- * the ids are values, or expressions over the statement's rows (no row: not the merchant's).
+ * the ids are expressions over the statement's rows (no row: not the merchant's).
  */
-export function walletStatusSql(merchantId: string | RawBuilder<unknown>, walletId: string | RawBuilder<unknown>): RawBuilder<unknown> {
+export function walletStatusSql(merchantId: RawBuilder<unknown>, walletId: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`SELECT status FROM wallets WHERE id = ${walletId} AND merchant_id = ${merchantId}`;
 }
 
 /**
- * `SELECT id, status FROM wallets … FOR UPDATE`: locks the merchant's wallets `walletIds` in id
- * order, for a statement that moves money between several wallets. Every such statement locking
- * in the same order means two of them never each hold a row the other waits for.
+ * `SELECT id, merchant_id, status … FOR UPDATE` of the wallets `ids` (an SQL array, e.g.
+ * `(SELECT array_agg(…) FROM input)`), in id order, after the CTE `after` when given (the
+ * statement's earlier locks first). Every statement locking several wallets in the same order
+ * means two of them never each hold a row the other waits for. The caller joins the rows on id
+ * and merchant. The condition is values only (no join), so a row another transaction changed
+ * meanwhile is re-checked on its new version by nothing but its id: it is always locked.
  */
-export function lockWalletsSql(merchantId: string, walletIds: string[]): RawBuilder<unknown> {
-  const ids = sql.join(walletIds.map((id) => sql`${id}`));
-  return sql`SELECT id, status FROM wallets WHERE merchant_id = ${merchantId} AND id IN (${ids}) ORDER BY id FOR UPDATE`;
-}
-
-/**
- * lockWalletsSql for a statement over many items: `SELECT id, merchant_id, status … FOR UPDATE` of
- * the wallets `ids` (an SQL array, e.g. `(SELECT array_agg(…) FROM input)`), in id order; `after`
- * is a condition that makes the statement take its earlier locks first. The caller joins the rows
- * on id and merchant. The condition is values only (no join), so a row another transaction
- * changed meanwhile is re-checked on its new version by nothing but its id: it is always locked.
- */
-export function lockWalletsEachSql(p: { ids: RawBuilder<unknown>; after: RawBuilder<unknown> }): RawBuilder<unknown> {
+export function lockWalletsSql(p: { ids: RawBuilder<unknown>; after: Cte | null }): RawBuilder<unknown> {
   return sql`SELECT w.id, w.merchant_id, w.status FROM wallets w
-      WHERE w.id = ANY (${p.ids}::text[]) AND ${p.after}
+      WHERE w.id = ANY (${p.ids}::text[])${p.after ? sql` AND ${after(p.after)}` : sql``}
       ORDER BY w.id FOR UPDATE`;
 }

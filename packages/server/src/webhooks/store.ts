@@ -216,38 +216,24 @@ export async function scheduleRedelivery(
         ]),
       )
       .execute();
-    const event = sql`(VALUES (${ev.id}::text, ${ev.type}::text)) AS ev (id, type)`;
-    await sql`${deliveriesFor(event, ev.merchant_id, callbackUrl, now)} ON CONFLICT DO NOTHING`.execute(trx);
+    // The event as `ev`, with the redelivery's time as the deliveries' time.
+    const event = sql`(VALUES (${ev.id}::text, ${ev.type}::text, ${ev.merchant_id}::text, ${now}::timestamptz))
+      AS ev (id, type, merchant_id, created_at)`;
+    const callback = { from: sql`(SELECT ${callbackUrl}::text AS url) c`, on: sql`true`, url: sql`c.url` };
+    await sql`${deliveriesFor(event, callback)} ON CONFLICT DO NOTHING`.execute(trx);
   });
 }
 
 /**
  * The fan-out of events to their deliveries, as an INSERT: one delivery per enabled endpoint of
- * the merchant subscribed to the event's type, plus one to the object's callback_url. `events`
- * is a FROM item named `ev` with columns id and type: the `evs` CTE of a statement that writes
- * events (so an event and its deliveries commit together), or one stored event to redeliver.
+ * the event's merchant subscribed to its type, plus one to the object's callback URL. `events`
+ * is a FROM item named `ev` with columns id, type, merchant_id and created_at (the deliveries'
+ * time): the events CTE of a statement that writes events (so an event and its deliveries commit
+ * together), or one stored event to redeliver. Each object's callback URL is `callback.url`,
+ * read from `callback.from` joined `on` its event. Every value may be an expression, so a merged
+ * statement carries no values of its own (db/group-commit.ts MergedWrite).
  */
-export function deliveriesFor(events: RawBuilder<unknown>, merchantId: string, callbackUrl: string | null, now: Date): RawBuilder<unknown> {
-  // The time is one parameter, read through `t.at` by every column and by the id expression.
-  const clock = sql`(SELECT ${now}::timestamptz AS at) t`;
-  const id = typeIdSql('delivery', 't.at');
-  return sql`
-    INSERT INTO webhook_deliveries (id, event_id, merchant_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-    SELECT ${id}, ev.id, ${merchantId}, e.id, e.url, 'pending', t.at, t.at, t.at
-    FROM ${events} CROSS JOIN ${clock} JOIN webhook_endpoints e
-      ON e.merchant_id = ${merchantId} AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ev.type = ANY (e.events))
-    UNION ALL
-    SELECT ${id}, ev.id, ${merchantId}, NULL, ${callbackUrl}::text, 'pending', t.at, t.at, t.at
-    FROM ${events} CROSS JOIN ${clock} WHERE ${callbackUrl}::text IS NOT NULL`;
-}
-
-/**
- * deliveriesFor a statement over many objects, perhaps of several merchants: `events` is the
- * inserted events as `ev` (id, type, merchant_id, object_id, created_at), and each object's
- * callback URL is `callback.url`, read from `callback.from` joined `on` its event. Every value
- * is an expression: the statement carries no values of its own (group-commit.ts MergedWrite).
- */
-export function deliveriesForEach(
+export function deliveriesFor(
   events: RawBuilder<unknown>,
   callback: { from: RawBuilder<unknown>; on: RawBuilder<unknown>; url: RawBuilder<unknown> },
 ): RawBuilder<unknown> {

@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { ChargeBody } from '../../src/charges/prepare.ts';
-import type { ChargeReader } from '../../src/charges/store.ts';
+import type { ChargeReader } from '../../src/charges/store/read.ts';
 import type { ChargeRow } from '../../src/charges/view.ts';
 import { walletAccount } from '../../src/ledger/accounts.ts';
 import { isHealthy, verifyLedger } from '../../src/ledger/verify.ts';
@@ -395,6 +395,7 @@ function outflowsKnowing(app: TestApp, known: ChargeRow[]): OutflowService {
     db: d.db.db,
     groupCommit: d.groupCommit,
     chargeReader: reader,
+    outflows: d.writes.outflows,
     clock: d.clock,
     config: d.config,
     hashKey: d.hashKey,

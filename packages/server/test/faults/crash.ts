@@ -5,13 +5,14 @@
 // pending, the ledger balanced, every event of the database delivered to the receiver.
 //
 // `crash-negative-control`: the same on a database whose unique index on (merchant, kind,
-// reference) is dropped, with the server claiming charges by a bare ON CONFLICT DO NOTHING
-// (PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX). A retry after a lost answer, and the replay of
-// every acknowledged request after recovery, then make second objects: the duplicates figure,
-// computed from the clients' own records, must see them (proof that it can be non-zero).
+// reference) no longer decides (test/negative-controls/duplicate-references.ts: a trigger gives a
+// taken reference a new name first); the server is unchanged. A retry after a lost answer, and
+// the replay of every acknowledged request after recovery, then make second objects: the
+// duplicates figure, computed from the clients' own records, must see them (proof that it can
+// be non-zero).
 
-import { sql } from 'kysely';
 import { freePort, type SpawnedServer, spawnServer, waitReady } from '../helpers/processes.ts';
+import { breakReferenceIndex } from '../negative-controls/duplicate-references.ts';
 import {
   Cleanups,
   durabilityEnv,
@@ -63,15 +64,12 @@ function crashScenario(name: string, negativeControl: boolean): Scenario {
       try {
         const { databaseUrl, db } = await scenarioDatabase(cleanups, dbName);
         const port = await freePort();
-        const env = {
-          ...durabilityEnv(databaseUrl, port),
-          ...(negativeControl ? { PURSE_NEGATIVE_CONTROL_NO_REFERENCE_INDEX: 'true' } : {}),
-        };
+        const env = durabilityEnv(databaseUrl, port);
         const spawn = () => spawnServer(cleanups, env);
         let server: SpawnedServer = spawn();
         await waitReady(server, 60_000);
-        // The first server has run the migrations; the control takes the index away behind it.
-        if (negativeControl) await sql`DROP INDEX charges_merchant_kind_reference`.execute(db.db);
+        // The first server has run the migrations; the control breaks the index behind it.
+        if (negativeControl) await breakReferenceIndex(db.db);
         const base = server.base;
         const fixture = await setUpFixture(cleanups, base, databaseUrl, 8);
 

@@ -2,7 +2,7 @@ import type { TestContext } from 'node:test';
 import { type Logger, pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { buildDeps, type Deps } from '../../src/deps.ts';
+import { type BuildDepsOptions, buildDeps, type Deps } from '../../src/deps.ts';
 import type { Clock } from '../../src/shared/clock.ts';
 import { openTestDb } from './database.ts';
 
@@ -25,6 +25,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** A pino logger or logger options; defaults to silent. */
   logger?: unknown;
+  /** Implementations wired instead of production's: the negative controls' broken variants (test/negative-controls/). */
+  wiring?: Pick<BuildDepsOptions, 'writes' | 'executeBatch'>;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createApp>> & { deps: Deps };
@@ -36,6 +38,7 @@ export async function buildTestApp(t: Pick<TestContext, 'after'> | null, options
     db: await openTestDb(),
     logger: (options.logger as Logger | undefined) ?? pino({ level: 'silent' }),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...options.wiring,
   });
   const app = (await createApp(deps)) as TestApp;
   app.deps = deps;
