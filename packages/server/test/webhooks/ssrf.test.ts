@@ -1,7 +1,7 @@
-// Issue 4: SSRF. With PURSE_ALLOW_PRIVATE_WEBHOOK_URLS=false, webhook endpoints and callback_url
-// refuse loopback, private, link-local and unique-local addresses, other schemes and
-// credentials (400, nothing stored), and the sender itself refuses to connect to a private
-// address, whether it comes from a name (localhost) or an address literal.
+// SSRF guard of webhook and callback URLs. With PURSE_ALLOW_PRIVATE_WEBHOOK_URLS=false, webhook
+// endpoints and callback_url refuse loopback, private, link-local and unique-local addresses, other
+// schemes and credentials (400, nothing stored), and the sender itself refuses to connect to a
+// private address, whether it comes from a name (localhost) or an address literal.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { guardedLookup, postWebhook } from '../../src/webhooks/sender.ts';
