@@ -1,11 +1,11 @@
 import { Layout } from './components/layout.tsx';
-import { isChargeKind } from './lib/kinds.ts';
+import { isMovementKind } from './lib/kinds.ts';
 import { usePath } from './lib/router.tsx';
 import { useSession } from './lib/session.ts';
-import { ChargeDetail } from './pages/charge-detail.tsx';
-import { ChargeList } from './pages/charge-list.tsx';
 import { EventDetail } from './pages/event-detail.tsx';
 import { EventList } from './pages/event-list.tsx';
+import { MovementDetail } from './pages/movement-detail.tsx';
+import { MovementList } from './pages/movement-list.tsx';
 import { NotFound } from './pages/not-found.tsx';
 import { Overview } from './pages/overview.tsx';
 import { SignIn } from './pages/sign-in.tsx';
@@ -17,7 +17,7 @@ import { WebhookList } from './pages/webhook-list.tsx';
 function Page({ path }: { path: string[] }) {
   const [section, id] = path;
   if (section === undefined) return <Overview />;
-  if (isChargeKind(section)) return id ? <ChargeDetail kind={section} id={id} /> : <ChargeList kind={section} />;
+  if (isMovementKind(section)) return id ? <MovementDetail kind={section} id={id} /> : <MovementList kind={section} />;
   if (section === 'wallets') return id ? <WalletDetail id={id} /> : <WalletList />;
   if (section === 'events') return id ? <EventDetail id={id} /> : <EventList />;
   if (section === 'webhooks') return id ? <WebhookDetail id={id} /> : <WebhookList />;

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/preact-query';
-import { type ChargeKind, KINDS } from '../lib/kinds.ts';
+import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { api } from '../lib/session.ts';
 import { ErrorNotice } from './error-notice.tsx';
 
 /** Sandbox merchants force a pending object's outcome, as the sandbox helpers of the API do. */
-export function SandboxControls({ kind, id }: { kind: ChargeKind; id: string }) {
+export function SandboxControls({ kind, id }: { kind: MovementKind; id: string }) {
   const queryClient = useQueryClient();
   const force = useMutation({
     mutationFn: (outcome: 'succeed' | 'fail') => KINDS[kind].sandbox(api())[outcome](id),

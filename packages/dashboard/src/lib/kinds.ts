@@ -2,8 +2,12 @@
 // same shape (reference, status, amount, currency, a means) and the same sandbox controls.
 import type { PageIterator, Payment, Payout, Purse, Refund, Topup } from '@purse/sdk';
 
-export type Charge = Payment | Topup | Refund | Payout;
-export type ChargeKind = 'payments' | 'topups' | 'refunds' | 'payouts';
+/**
+ * Money moving in (a payment, a top-up) or out (a refund, a payout) through a means. Not the
+ * server's charges, which are payments and top-ups only.
+ */
+export type MoneyMovement = Payment | Topup | Refund | Payout;
+export type MovementKind = 'payments' | 'topups' | 'refunds' | 'payouts';
 
 export interface KindInfo {
   title: string;
@@ -11,13 +15,13 @@ export interface KindInfo {
   /** The API filters this list by means (payment_method_type). */
   meansFilter: boolean;
   resource(client: Purse): {
-    retrieve(id: string): Promise<Charge>;
-    list(params: Record<string, string>): PageIterator<Charge>;
+    retrieve(id: string): Promise<MoneyMovement>;
+    list(params: Record<string, string>): PageIterator<MoneyMovement>;
   };
   sandbox(client: Purse): { succeed(id: string): Promise<unknown>; fail(id: string): Promise<unknown> };
 }
 
-export const KINDS: Record<ChargeKind, KindInfo> = {
+export const KINDS: Record<MovementKind, KindInfo> = {
   payments: {
     title: 'Payments',
     singular: 'Payment',
@@ -30,14 +34,14 @@ export const KINDS: Record<ChargeKind, KindInfo> = {
   payouts: { title: 'Payouts', singular: 'Payout', meansFilter: false, resource: (c) => c.payouts, sandbox: (c) => c.sandbox.payouts },
 };
 
-export function isChargeKind(section: string): section is ChargeKind {
+export function isMovementKind(section: string): section is MovementKind {
   return Object.hasOwn(KINDS, section);
 }
 
 /** How the money moved: the payment method, the top-up's source, or the refund's or payout's destination. */
-export function meansOf(charge: Charge): string {
-  if ('payment_method' in charge) return charge.payment_method.type;
-  if ('source' in charge) return charge.source.type;
-  if ('destination' in charge) return (charge.destination as { type: string }).type;
+export function meansOf(movement: MoneyMovement): string {
+  if ('payment_method' in movement) return movement.payment_method.type;
+  if ('source' in movement) return movement.source.type;
+  if ('destination' in movement) return (movement.destination as { type: string }).type;
   return '';
 }

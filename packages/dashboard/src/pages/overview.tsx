@@ -1,8 +1,8 @@
 import type { Balance } from '@purse/sdk';
 import { useQuery } from '@tanstack/preact-query';
-import { ChargeTable } from '../components/charge-table.tsx';
 import { CsvDownload } from '../components/csv-download.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
+import { MovementTable } from '../components/movement-table.tsx';
 import { Money } from '../components/values.tsx';
 import { firstPage } from '../lib/page.ts';
 import { api } from '../lib/session.ts';
@@ -94,7 +94,7 @@ export function Overview() {
       <section aria-labelledby="failures-heading">
         <h2 id="failures-heading">Latest failures</h2>
         <ErrorNotice error={failures.error} />
-        {failures.data && <ChargeTable kind="payments" rows={failures.data.data} caption="The five latest failed payments" />}
+        {failures.data && <MovementTable kind="payments" rows={failures.data.data} caption="The five latest failed payments" />}
       </section>
       <section aria-labelledby="csv-heading">
         <h2 id="csv-heading">Statement</h2>

@@ -4,7 +4,7 @@ import { ErrorNotice } from '../components/error-notice.tsx';
 import { Fields } from '../components/fields.tsx';
 import { type Cursor, Pager } from '../components/pager.tsx';
 import { Money, Status, Time } from '../components/values.tsx';
-import { isChargeKind } from '../lib/kinds.ts';
+import { isMovementKind } from '../lib/kinds.ts';
 import { firstPage } from '../lib/page.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
@@ -48,7 +48,7 @@ function Transactions({ walletId }: { walletId: string }) {
                   </td>
                   <td>
                     {line.source_type}{' '}
-                    {isChargeKind(section) ? <Link to={`${section}/${line.source_id}`}>{line.source_id}</Link> : line.source_id}
+                    {isMovementKind(section) ? <Link to={`${section}/${line.source_id}`}>{line.source_id}</Link> : line.source_id}
                   </td>
                 </tr>
               );

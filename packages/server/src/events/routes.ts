@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
@@ -53,7 +54,6 @@ const EventListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
 export function registerEventRoutes(app: RouteApp, deps: { events: EventService }): void {
   app.addSchema(EventView);

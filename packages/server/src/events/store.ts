@@ -26,7 +26,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The kinds of object events are about ('payment', 'topup'), read off the list. */
+/** The kinds of object events are about ('payment', 'topup', 'transfer', 'refund', …), read off the list. */
 export type EventObject = EventType extends `${infer O}.${string}` ? O : never;
 
 /**

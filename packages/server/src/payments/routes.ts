@@ -15,6 +15,7 @@ import {
 import type { ChargeService } from '../charges/service.ts';
 import { METHOD_TYPES } from '../db/schema.ts';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
@@ -57,8 +58,6 @@ export const CreatePaymentBody = Type.Object(
     ],
   },
 );
-
-const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
 export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeService }): void {
   app.addSchema(PaymentMethodView);

@@ -1,12 +1,10 @@
-import { Type } from 'typebox';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { CreatePayoutBody, PayoutListQuery, PayoutView, readOutflowFilters } from '../outflows/schemas.ts';
 import type { OutflowService } from '../outflows/service.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
-
-const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
 export function registerPayoutRoutes(app: RouteApp, deps: { outflows: OutflowService }): void {
   app.addSchema(PayoutView);

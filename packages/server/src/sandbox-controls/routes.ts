@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import { errorResponses } from '../ops/openapi.ts';
@@ -44,7 +45,7 @@ export function registerSandboxControlRoutes(app: RouteApp, deps: { sandboxContr
         'Only for pending objects at the sandbox provider (otherwise 409 invalid_state). The outcome goes through the sandbox ' +
         'provider and the normal settlement, so the ledger, events and webhooks behave as live.' +
         (outcome === 'fail' ? ` Optional body {"failure_code": …}; ${note}.` : ''),
-      params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
+      params: IdParams,
     });
     const response = { 200: { $ref: `${ref}#` }, ...errorResponses(400, 401, 404, 409, 429) };
 

@@ -2,8 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 
 /**
  * Why a payment, top-up, refund, payout or transfer failed: the contract's failure codes and the
- * message each shows. Shared by Purse's own money writes (wallets, transfers) and the connectors,
- * which map a provider's answers onto them.
+ * message each shows. Shared by Purse's own money writes (wallet payments, transfers, refunds and
+ * payouts), the sandbox controls, and the connectors, which map a provider's answers onto them.
  */
 
 export const FAILURE_CODES = [

@@ -3,6 +3,7 @@ import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
 import { Amount, CallbackUrl, Currency, Description, Metadata, paymentMethodInput, Reference, TopupView } from '../charges/schemas.ts';
 import type { ChargeService } from '../charges/service.ts';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
@@ -74,7 +75,7 @@ export function registerTopupRoutes(app: RouteApp, deps: { charges: ChargeServic
         operationId: 'getTopup',
         tags,
         summary: 'Retrieve a top-up',
-        params: Type.Object({ id: Type.String({ maxLength: 500 }) }),
+        params: IdParams,
         querystring: NoQuery,
         response: { 200: { $ref: 'Topup#' }, ...errorResponses(400, 401, 404, 429) },
       },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ApiError } from '../shared/errors.ts';
@@ -7,9 +8,7 @@ import { ListQuery, listResponseSchema, NoQuery, readPageRequest } from '../shar
 import { BalanceView, CreateWalletBody, WalletTransactionView, WalletView } from './schemas.ts';
 import type { WalletService } from './service.ts';
 
-const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
-
-/** Freeze and unfreeze take no body: none, or an empty object; any field is unknown (docs/api.md §1). */
+/** Freeze and unfreeze take no body: none, or an empty object; any field is unknown (docs/api.md §6). */
 function refuseBody(body: unknown): void {
   if (body === undefined || body === null) return;
   if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_json', 'The request body must be a JSON object.');

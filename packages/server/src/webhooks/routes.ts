@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { EVENT_TYPES } from '../events/store.ts';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { ListQuery, listResponseSchema, readPageRequest } from '../shared/pagination.ts';
@@ -59,8 +60,6 @@ const WebhookSecretView = Type.Object({
   object: Type.Literal('webhook_secret'),
   secret: Type.String({ description: 'whsec_…: signs deliveries to the callback_url of payments and top-ups.' }),
 });
-
-const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
 /** Answers that carry a secret are never kept by a cache or a proxy. */
 const noStore = { 'cache-control': 'no-store' };

@@ -1,4 +1,4 @@
-// Issue 12 items 5 and 8: answers carrying a token or a secret are Cache-Control: no-store (every
+// Input rules of the API: answers carrying a token or a secret are Cache-Control: no-store (every
 // /v1 and /oauth answer is); webhook `events: []` and raw spaces in URLs are refused, nothing
 // stored; the sandbox fail body is optional in the OpenAPI document as its description says.
 import assert from 'node:assert/strict';

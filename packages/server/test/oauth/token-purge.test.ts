@@ -1,5 +1,5 @@
-// Issue 12 item 5: expired access tokens are purged by a worker, in bounded batches; tokens still
-// valid (or expired less than a day ago) are kept.
+// Expired access tokens are purged by a worker, in bounded batches; tokens still valid (or expired
+// less than a day ago) are kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp, createTestMerchant, manualClock } from '../helpers/app.ts';

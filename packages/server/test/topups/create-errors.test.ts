@@ -77,7 +77,7 @@ const walletId = (value: unknown) => (ref: string, c: RowContext) => edit(c.vali
 
 const topupOnlyRows: Row[] = [
   // A wallet cannot fund a top-up (docs/api.md §5): with its object or alone, the answer is
-  // parameter_invalid on source.type (issue 12 item 8: the contract's code, not parameter_unknown).
+  // parameter_invalid on source.type (the code the contract gives, not parameter_unknown).
   fieldRow(
     'a wallet source with its wallet object',
     'source',

@@ -1,8 +1,8 @@
-// Issue 4: kill -9 of the server while deliveries are in flight loses no event. A real server
-// process (PostgreSQL when TEST_DATABASE_URL is set, else PGlite in a temporary DATA_DIR) sends
-// to a slow receiver; it is SIGKILLed mid-way, restarted on the same database, and every event
-// of GET /v1/events must then reach the receiver at least once, at the endpoint and at the
-// callback_url. Leases of the deliveries in flight at the kill expire, and they are sent again.
+// Webhooks across a crash: kill -9 of the server while deliveries are in flight loses no event. A
+// real server process (PostgreSQL when TEST_DATABASE_URL is set, else PGlite in a temporary
+// DATA_DIR) sends to a slow receiver; it is SIGKILLed mid-way, restarted on the same database, and
+// every event of GET /v1/events must then reach the receiver at least once, at the endpoint and at
+// the callback_url. Leases of the deliveries in flight at the kill expire, and they are sent again.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

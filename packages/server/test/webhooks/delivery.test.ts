@@ -1,8 +1,8 @@
-// Issue 4: webhook delivery. Every settled sandbox payment and top-up (card, mobile money, wallet;
-// succeeded and failed) reaches a registered endpoint and the object's callback_url, signed per
-// Standard Webhooks and verified with the `standardwebhooks` library; the event id is the
-// webhook-id, stable across retries; subscriptions filter; the events API, deliveries, redeliver,
-// endpoint CRUD and secret rotation behave as docs/api.md §8 says.
+// Webhook delivery. Every settled sandbox payment and top-up (card, mobile money, wallet; succeeded
+// and failed) reaches a registered endpoint and the object's callback_url, signed per Standard
+// Webhooks and verified with the `standardwebhooks` library; the event id is the webhook-id, stable
+// across retries; subscriptions filter; the events API, deliveries, redeliver, endpoint CRUD and
+// secret rotation behave as docs/api.md §8 says.
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';

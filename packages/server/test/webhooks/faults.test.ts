@@ -1,7 +1,7 @@
-// Issue 4: webhook faults. A receiver that is down, answers 500, is slower than the timeout,
-// redirects or answers 410: retries with growing back-off, the same event id on every attempt,
-// redirects never followed, 410 disables the endpoint, an exhausted schedule fails the delivery,
-// and after recovery every event of GET /v1/events has reached the receiver (at-least-once).
+// Webhook faults. A receiver that is down, answers 500, is slower than the timeout, redirects or
+// answers 410: retries with growing back-off, the same event id on every attempt, redirects never
+// followed, 410 disables the endpoint, an exhausted schedule fails the delivery, and after recovery
+// every event of GET /v1/events has reached the receiver (at-least-once).
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';

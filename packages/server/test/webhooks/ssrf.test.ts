@@ -1,7 +1,7 @@
-// Issue 4: SSRF. With PURSE_ALLOW_PRIVATE_WEBHOOK_URLS=false, webhook endpoints and callback_url
-// refuse loopback, private, link-local and unique-local addresses, other schemes and
-// credentials (400, nothing stored), and the sender itself refuses to connect to a private
-// address, whether it comes from a name (localhost) or an address literal.
+// SSRF guard of webhook and callback URLs. With PURSE_ALLOW_PRIVATE_WEBHOOK_URLS=false, webhook
+// endpoints and callback_url refuse loopback, private, link-local and unique-local addresses, other
+// schemes and credentials (400, nothing stored), and the sender itself refuses to connect to a
+// private address, whether it comes from a name (localhost) or an address literal.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { guardedLookup, postWebhook } from '../../src/webhooks/sender.ts';
@@ -17,12 +17,39 @@ const fileApp = useFileApp({ env: { PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'false' },
 
 const REFUSED = [
   'http://127.0.0.1/x',
+  'http://localhost/x',
+  'http://10.0.0.1/',
+  'http://192.168.1.1/',
+  'http://172.16.5.4/',
+  'http://169.254.169.254/latest',
+  'http://[::1]/',
+  'http://[fd00::1]/',
+  'http://[fe80::1]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://0.0.0.0/',
+  'http://2130706433/', // 127.0.0.1 as one number
+  'http://127.1/',
+  'http://100.64.0.1/',
+  'http://app.localhost/',
+  'http://localhost./x',
   'ftp://example.com',
   'file:///etc/passwd',
   'https://user:pass@example.com/',
   'not a url',
-  // Issue 12 item 4: special-purpose IPv4 and IPv6 ranges beyond the private ones.
-  // Issue 12 item 8: raw spaces and control characters are refused, not percent-encoded.
+  // Special-purpose IPv4 and IPv6 ranges beyond the private ones: documentation, multicast,
+  // NAT64, 6to4, Teredo, IPv4-compatible, site-local.
+  'http://192.0.2.1/',
+  'http://224.0.0.1/',
+  'http://[64:ff9b::7f00:1]/',
+  'http://[2002:7f00:1::1]/',
+  'http://[2001::1]/',
+  'http://[::7f00:1]/',
+  'http://[fec0::1]/',
+  // Raw spaces and control characters are refused, not percent-encoded.
+  'https://shop.example/a b',
+  ' https://shop.example/',
+  'https://shop.example/\tx',
+  'https://shop.example/\u0007',
 ];
 
 /** Addresses the sender must refuse at connection time (classification only, nothing sent). */

@@ -1,5 +1,5 @@
-// Shared pieces of the webhook suite (issue 4): a private PostgreSQL database per file, one API
-// client over app.inject or real HTTP, Standard Webhooks verification, spawned servers.
+// Shared pieces of the webhook suite: a private PostgreSQL database per file, one API client over
+// app.inject or real HTTP, Standard Webhooks verification, spawned servers.
 import assert from 'node:assert/strict';
 import { after, before, type TestContext } from 'node:test';
 import pg from 'pg';

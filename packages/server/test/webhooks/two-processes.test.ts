@@ -1,7 +1,7 @@
-// Issue 4: several delivery workers on one database never send the same attempt twice. With a
-// receiver that always answers 200, every (webhook-id, target) pair arrives exactly once, and
-// each delivery's attempt counter equals its rows in webhook_attempts. On PostgreSQL: two real
-// server processes; on both databases: two in-process workers racing over one app.
+// Several delivery workers on one database never send the same attempt twice. With a receiver that
+// always answers 200, every (webhook-id, target) pair arrives exactly once, and each delivery's
+// attempt counter equals its rows in webhook_attempts. On PostgreSQL: two real server processes; on
+// both databases: two in-process workers racing over one app.
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { revealMerchantSigningSecret } from '../../src/webhooks/secrets.ts';

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
-import { ChargeTable } from '../components/charge-table.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
+import { MovementTable } from '../components/movement-table.tsx';
 import { type Cursor, Pager } from '../components/pager.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
-import { type ChargeKind, KINDS } from '../lib/kinds.ts';
+import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { firstPage } from '../lib/page.ts';
 import { api } from '../lib/session.ts';
 import { dayBoundary } from '../lib/time.ts';
@@ -24,7 +24,7 @@ function readFilters(form: HTMLFormElement): Filters {
   return filters;
 }
 
-function FilterForm({ kind, onApply }: { kind: ChargeKind; onApply: (filters: Filters) => void }) {
+function FilterForm({ kind, onApply }: { kind: MovementKind; onApply: (filters: Filters) => void }) {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     onApply(readFilters(event.currentTarget as HTMLFormElement));
@@ -82,7 +82,7 @@ function FilterForm({ kind, onApply }: { kind: ChargeKind; onApply: (filters: Fi
   );
 }
 
-export function ChargeList({ kind }: { kind: ChargeKind }) {
+export function MovementList({ kind }: { kind: MovementKind }) {
   const info = KINDS[kind];
   const [filters, setFilters] = useState<Filters>({ limit: '25' });
   const [cursor, setCursor] = useState<Cursor>({});
@@ -103,7 +103,7 @@ export function ChargeList({ kind }: { kind: ChargeKind }) {
         }}
       />
       <ErrorNotice error={page.error} />
-      {page.data && <ChargeTable kind={kind} rows={page.data.data} caption={`${info.title}, newest first`} />}
+      {page.data && <MovementTable kind={kind} rows={page.data.data} caption={`${info.title}, newest first`} />}
       <Pager cursor={cursor} page={page.data} onChange={setCursor} />
     </>
   );

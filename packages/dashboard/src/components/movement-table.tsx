@@ -1,5 +1,5 @@
 import { useLayoutEffect } from 'preact/hooks';
-import { type Charge, type ChargeKind, KINDS, meansOf } from '../lib/kinds.ts';
+import { KINDS, type MoneyMovement, type MovementKind, meansOf } from '../lib/kinds.ts';
 import { Link } from '../lib/router.tsx';
 import { Money, Status, Time } from './values.tsx';
 
@@ -8,7 +8,7 @@ import { Money, Status, Time } from './values.tsx';
  * measure "purse:list-render" (from the start of the render to the DOM being updated, with the row
  * count as its detail), so the browser test can hold the 100-row page to its budget.
  */
-export function ChargeTable({ kind, rows, caption }: { kind: ChargeKind; rows: Charge[]; caption: string }) {
+export function MovementTable({ kind, rows, caption }: { kind: MovementKind; rows: MoneyMovement[]; caption: string }) {
   const started = performance.now();
   useLayoutEffect(() => {
     performance.measure('purse:list-render', { start: started, end: performance.now(), detail: { kind, rows: rows.length } });

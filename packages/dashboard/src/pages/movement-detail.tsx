@@ -1,13 +1,13 @@
 import type { Payment } from '@purse/sdk';
 import { useQuery } from '@tanstack/preact-query';
-import { ChargeTable } from '../components/charge-table.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { Fields } from '../components/fields.tsx';
+import { MovementTable } from '../components/movement-table.tsx';
 import { RefundForm } from '../components/refund-form.tsx';
 import { SandboxControls } from '../components/sandbox-controls.tsx';
 import { Timeline } from '../components/timeline.tsx';
 import { Money, Status } from '../components/values.tsx';
-import { type ChargeKind, KINDS } from '../lib/kinds.ts';
+import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { refundable } from '../lib/money.ts';
 import { firstPage } from '../lib/page.ts';
 import { api } from '../lib/session.ts';
@@ -21,20 +21,20 @@ function PaymentRefunds({ payment }: { payment: Payment }) {
     <section aria-labelledby="refunds-heading">
       <h2 id="refunds-heading">Refunds</h2>
       <ErrorNotice error={refunds.error} />
-      {refunds.data && <ChargeTable kind="refunds" rows={refunds.data.data} caption="Refunds of this payment" />}
+      {refunds.data && <MovementTable kind="refunds" rows={refunds.data.data} caption="Refunds of this payment" />}
     </section>
   );
 }
 
-export function ChargeDetail({ kind, id }: { kind: ChargeKind; id: string }) {
+export function MovementDetail({ kind, id }: { kind: MovementKind; id: string }) {
   const info = KINDS[kind];
-  const charge = useQuery({
+  const movement = useQuery({
     queryKey: [kind, 'one', id],
     queryFn: () => info.resource(api()).retrieve(id),
     // A pending object settles on its own (the provider answers); show it when it does.
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2_000 : false),
   });
-  const object = charge.data;
+  const object = movement.data;
   const payment = kind === 'payments' ? (object as Payment | undefined) : undefined;
   const left = payment?.status === 'succeeded' ? refundable(payment) : null;
   return (
@@ -42,7 +42,7 @@ export function ChargeDetail({ kind, id }: { kind: ChargeKind; id: string }) {
       <h1 tabIndex={-1}>
         {info.singular} {object?.reference ?? id}
       </h1>
-      <ErrorNotice error={charge.error} />
+      <ErrorNotice error={movement.error} />
       {object && (
         <>
           <p class="headline">
