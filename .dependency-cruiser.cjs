@@ -2,7 +2,11 @@
 //   shared/  <-  config.ts  <-  db/  <-  domain folders (ledger/ lowest)  <-  http/  <-  */routes.ts  <-  app.ts, main.ts, cli/
 // Paths are matched with or without the packages/server/ prefix, so the same rules apply when the
 // tree is cruised from the repository root and when a test cruises a small copy of the layout.
+// bench/ and packages/sdk are cruised too: no cycles there either; bench/ may use the server's
+// source but not the other way round, and the SDK does not import the server.
 const SRC = '^(packages/server/)?src/';
+const BENCH = '^bench/';
+const SDK = '^packages/sdk/';
 
 /** Everything in src/ except the given folders or files (regular expressions after src/). */
 const srcExcept = (...allowed) => ({ path: SRC, pathNot: allowed.map((a) => `${SRC}${a}`) });
@@ -14,8 +18,22 @@ module.exports = {
       name: 'no-cycles',
       comment: 'A cycle makes load order matter and every module in it depend on all the others.',
       severity: 'error',
-      from: { path: SRC },
+      from: { path: [SRC, BENCH, SDK] },
       to: { circular: true },
+    },
+    {
+      name: 'server-imports-no-bench',
+      comment: 'bench/ measures the server from outside; the service must build and run without it.',
+      severity: 'error',
+      from: { path: SRC },
+      to: { path: BENCH },
+    },
+    {
+      name: 'sdk-imports-no-server',
+      comment: 'The SDK ships on its own and reaches the server over HTTP; its types are generated (npm run sdk:types), not imported.',
+      severity: 'error',
+      from: { path: SDK },
+      to: { path: '^packages/server/' },
     },
     {
       name: 'shared-imports-only-shared',

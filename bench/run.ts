@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { ceilingScript } from './lib/ceiling.ts';
-import { type Loadgen, type LoadResult, latencySummary, REF, type RequestSpec, runLoad } from './lib/load.ts';
+import { type Loadgen, latencySummary, runLoad } from './lib/load.ts';
+import { type LoadResult, REF, type RequestSpec } from './lib/load-spec.ts';
 import {
   cpuSecondsOf,
   findPgbench,

@@ -1,10 +1,12 @@
 // The load generators: wrk (Debian's, in its own process, one per target port) or autocannon (in
 // the bench process, one instance per target port), bounded in time. A request is described as
-// data (RequestSpec), so that both can send it: autocannon through setupRequest, wrk through a Lua
-// script generated per scenario (bench/lib/wrk.ts). With autocannon, latencies of every response
-// (2xx or not) are collected here so that percentiles are exact over all instances (autocannon
-// itself reports no p95 and only 2xx latencies); wrk reports its own (every completed response).
+// data (RequestSpec, in bench/lib/load-spec.ts), so that both can send it: autocannon through
+// setupRequest, wrk through a Lua script generated per scenario (bench/lib/wrk.ts). With
+// autocannon, latencies of every response (2xx or not) are collected here so that percentiles are
+// exact over all instances (autocannon itself reports no p95 and only 2xx latencies); wrk reports
+// its own (every completed response).
 import autocannon from 'autocannon';
+import { type LoadOptions, type LoadResult, REF, type RequestSpec, spread } from './load-spec.ts';
 import { runWrk } from './wrk.ts';
 
 /** The parts of autocannon's result used here (the package ships no types). */
@@ -16,28 +18,6 @@ interface AutocannonResult {
   statusCodeStats?: Record<string, { count: number }>;
 }
 type AutocannonRequest = Record<string, unknown>;
-
-/** In a body, replaced by a reference unique in the run: `<refPrefix><instance>-<counter>`. */
-export const REF = '{{reference}}';
-
-/** What one request changes from the spec's defaults; the variants are taken in turn. */
-export interface RequestVariant {
-  path?: string;
-  /** Merged over the spec's headers. */
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-export interface RequestSpec {
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** One per request, in turn (round-robin over wallets, payment ids, merchants). */
-  variants?: RequestVariant[];
-  /** Prefix of the fresh reference put where a body says REF; must be unique in the run. */
-  refPrefix?: string;
-}
 
 export type Loadgen = 'wrk' | 'autocannon';
 
@@ -54,22 +34,6 @@ export function requestAt(
     headers: variant.headers ? { ...spec.headers, ...variant.headers } : spec.headers,
     body: body !== undefined && spec.refPrefix !== undefined ? body.replace(REF, `${spec.refPrefix}${instance}-${i}`) : body,
   };
-}
-
-export interface LoadResult {
-  durationS: number;
-  requestsPerS: number;
-  total: number;
-  non2xx: number;
-  /** Connection errors and timeouts (autocannon counts a timeout as an error too). */
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number };
-  /** CPU seconds of load-generator processes other than the bench process (wrk); 0 with autocannon. */
-  childLoadgenCpuS: number;
-  /** The load generator's pids (wrk), for the record. */
-  loadgenPids: number[];
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
@@ -108,32 +72,10 @@ class Samples {
   }
 }
 
-/** `connections` spread over the URLs (the first ones get one more when it does not divide). */
-export function spread(baseUrls: string[], connections: number): { url: string; connections: number; instance: number }[] {
-  return baseUrls
-    .map((url, i) => ({
-      url,
-      instance: i,
-      connections: Math.floor(connections / baseUrls.length) + (i < connections % baseUrls.length ? 1 : 0),
-    }))
-    .filter((t) => t.connections > 0);
-}
-
 /**
  * Runs `connections` connections for `durationS` seconds, spread over `baseUrls` (one load
  * generator instance per URL, in parallel). Only 127.0.0.1 URLs are accepted.
  */
-/** One scenario's load: where, how many connections, how long, what each request is. */
-export interface LoadOptions {
-  scenario: string;
-  baseUrls: string[];
-  connections: number;
-  durationS: number;
-  request: RequestSpec;
-  /** Where the load generator's output is kept (wrk). */
-  logDir: string;
-}
-
 export async function runLoad(options: LoadOptions & { loadgen: Loadgen }): Promise<LoadResult> {
   for (const url of options.baseUrls) {
     if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to send load anywhere but 127.0.0.1: ${url}`);

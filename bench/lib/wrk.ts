@@ -9,8 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoadOptions, LoadResult, RequestSpec } from './load.ts';
-import { REF, spread } from './load.ts';
+import { type LoadOptions, type LoadResult, REF, type RequestSpec, spread } from './load-spec.ts';
 import { findWrk, reapedChildrenCpuSeconds, startChild } from './processes.ts';
 
 const MARKER = 'WRK_RESULT ';

@@ -1,6 +1,8 @@
 // The rules of .dependency-cruiser.cjs can fail: each one is shown to catch a violation planted in
 // a small copy of the source layout (written to a temporary folder, so neither the type check nor
-// Biome nor the real cruise ever sees it), and the real tree breaks none of them. Biome is shown
+// Biome nor the real cruise ever sees it), and the real tree breaks none of them. The rules on
+// bench/ and the SDK are planted in a copy laid out as the repository is, the server's miniature
+// under packages/server/. Biome is shown
 // to refuse a planted formatting and lint problem the same way.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -39,8 +41,22 @@ const CLEAN: Record<string, string> = {
   'src/cli/run.ts': "import { deps } from '../deps.ts';\nexport const run = deps;\n",
 };
 
-/** One import added to one file of the miniature, and the one rule it must break. */
-const PLANTED: { rule: string; file: string; line: string }[] = [
+/** The miniature where it sits in the repository, with bench/ (using the server's source) and the SDK beside it. */
+const REPO_CLEAN: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(CLEAN).map(([path, text]) => [`packages/server/${path}`, text])),
+  'bench/lib/spec.ts': 'export const spec = 1;\n',
+  'bench/lib/wrk.ts': "import { spec } from './spec.ts';\nexport const wrk = spec;\n",
+  'bench/lib/load.ts': "import { spec } from './spec.ts';\nimport { wrk } from './wrk.ts';\nexport const load = spec + wrk;\n",
+  'bench/run.ts':
+    "import { post } from '../packages/server/src/ledger/post.ts';\nimport { load } from './lib/load.ts';\nexport const run = post + load;\n",
+  'packages/sdk/src/version.js': 'export const version = 1;\n',
+  'packages/sdk/src/index.js': "import { version } from './version.js';\nexport const sdk = version;\n",
+};
+/** What `npm run lint` cruises. */
+const REPO_STARTS = ['packages/server/src', 'bench', 'packages/sdk'];
+
+/** One import added to one file of the miniature (or of REPO_CLEAN), and the one rule it must break. */
+const PLANTED: { rule: string; file: string; line: string; repo?: true }[] = [
   { rule: 'no-cycles', file: 'src/shared/a.ts', line: "import './b.ts';" },
   { rule: 'shared-imports-only-shared', file: 'src/shared/b.ts', line: "import '../merchants/service.ts';" },
   { rule: 'config-imports-only-shared', file: 'src/config.ts', line: "import './merchants/service.ts';" },
@@ -50,6 +66,10 @@ const PLANTED: { rule: string; file: string; line: string }[] = [
   { rule: 'only-entry-points-import-deps', file: 'src/payments/routes.ts', line: "import type { Deps } from '../deps.ts';" },
   { rule: 'no-route-imports-route', file: 'src/wallets/routes.ts', line: "import '../payments/routes.ts';" },
   { rule: 'ledger-imports-no-domain', file: 'src/ledger/post.ts', line: "import '../merchants/service.ts';" },
+  // The cycle bench had: load.ts runs wrk, and wrk.ts took load.ts's types and helpers.
+  { rule: 'no-cycles', file: 'bench/lib/wrk.ts', line: "import type { load } from './load.ts';", repo: true },
+  { rule: 'server-imports-no-bench', file: 'packages/server/src/main.ts', line: "import '../../../bench/lib/spec.ts';", repo: true },
+  { rule: 'sdk-imports-no-server', file: 'packages/sdk/src/index.js', line: "import '../../server/src/shared/a.ts';", repo: true },
 ];
 
 function writeTree(root: string, files: Record<string, string>): void {
@@ -59,9 +79,9 @@ function writeTree(root: string, files: Record<string, string>): void {
   }
 }
 
-async function violations(baseDir: string, start: string): Promise<IViolation[]> {
+async function violations(baseDir: string, starts: string[]): Promise<IViolation[]> {
   const options: ICruiseOptions = { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true, baseDir };
-  const result = await cruise([start], options);
+  const result = await cruise(starts, options);
   assert.equal(typeof result.output, 'object');
   if (typeof result.output === 'string') throw new Error('expected a cruise result, got a report');
   return result.output.summary.violations;
@@ -71,23 +91,32 @@ const describe = (found: IViolation[]) => found.map((v) => `${v.rule.name}: ${v.
 
 test('every rule is named in the configuration once', () => {
   const names = config.forbidden.map((rule: { name: string }) => rule.name).sort();
-  assert.deepEqual(names, PLANTED.map((p) => p.rule).sort());
+  assert.deepEqual(names, [...new Set(PLANTED.map((p) => p.rule))].sort());
+  assert.equal(new Set(names).size, names.length);
 });
 
 test('the clean miniature breaks no rule', async () => {
   const root = join(scratch, 'clean');
   writeTree(root, CLEAN);
-  const found = await violations(root, 'src');
+  const found = await violations(root, ['src']);
+  assert.deepEqual(found, [], describe(found));
+});
+
+test('the clean miniature laid out as the repository, with bench/ and the SDK, breaks no rule', async () => {
+  const root = join(scratch, 'repo-clean');
+  writeTree(root, REPO_CLEAN);
+  const found = await violations(root, REPO_STARTS);
   assert.deepEqual(found, [], describe(found));
 });
 
 for (const planted of PLANTED) {
   test(`${planted.rule} catches: ${planted.file} ${planted.line}`, async () => {
-    const root = join(scratch, planted.rule);
-    const file = CLEAN[planted.file];
+    const root = join(scratch, `${planted.rule}-${planted.repo ? 'repo' : 'src'}`);
+    const clean = planted.repo ? REPO_CLEAN : CLEAN;
+    const file = clean[planted.file];
     assert.ok(file !== undefined, planted.file);
-    writeTree(root, { ...CLEAN, [planted.file]: `${planted.line}\n${file}` });
-    const found = await violations(root, 'src');
+    writeTree(root, { ...clean, [planted.file]: `${planted.line}\n${file}` });
+    const found = await violations(root, planted.repo ? REPO_STARTS : ['src']);
     assert.ok(found.length > 0, `${planted.rule} did not fire`);
     assert.deepEqual(new Set(found.map((v) => v.rule.name)), new Set([planted.rule]), describe(found));
     assert.ok(
@@ -98,7 +127,7 @@ for (const planted of PLANTED) {
 }
 
 test('the real source tree breaks no rule', async () => {
-  const found = await violations(REPO, 'packages/server/src');
+  const found = await violations(REPO, REPO_STARTS);
   assert.deepEqual(found, [], describe(found));
 });
 
