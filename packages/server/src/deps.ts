@@ -20,7 +20,7 @@ import { createMerchantService } from './merchants/service.ts';
 import { type MoneyWrites, moneyWrites } from './money-writes.ts';
 import { createOAuthService } from './oauth/service.ts';
 import { createTokenPurgeWorker } from './oauth/worker.ts';
-import { createMetrics } from './ops/metrics.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { createOutflowService } from './outflows/service.ts';
 import { createOutflowSettlement } from './outflows/settlement.ts';
 import { createOutflowWorker } from './outflows/worker.ts';
@@ -56,6 +56,22 @@ export interface BuildDepsOptions {
   /** An already opened database (tests); otherwise the configured one is opened. */
   db?: DbHandle;
   logger?: Logger;
+}
+
+/**
+ * The group commit the money writes run through, and the writes (production's, unless the
+ * options wire others). Under load writes share commits (db/group-commit.ts): one lane on the
+ * single-connection embedded database, four on PostgreSQL (a quarter of the default pool).
+ */
+function moneyWriting(db: DbHandle, config: Config, metrics: Metrics, options: BuildDepsOptions) {
+  const groupCommit = createGroupCommit(db, {
+    lanes: config.groupCommitLanes ?? (db.kind === 'pglite' ? 1 : 4),
+    maxBatch: config.groupCommitMaxBatch,
+    onBatch: (size, fellBack) => metrics.observeBatch(size, fellBack),
+    ...(options.executeBatch ? { execute: options.executeBatch } : {}),
+  });
+  const writes: MoneyWrites = { ...moneyWrites, ...options.writes };
+  return { groupCommit, writes };
 }
 
 /** The one place that constructs the database, clock and services. */
@@ -111,14 +127,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     ...(config.mtn ? [createMtnConnector({ config: config.mtn, hashKey })] : []),
     ...(config.mpesa ? [createMpesaConnector({ config: config.mpesa, hashKey, nowMs: () => clock.now().getTime() })] : []),
   ]);
-  // Money writes share commits under load (db/group-commit.ts): one lane on the single-connection
-  // embedded database, four on PostgreSQL (a quarter of the default pool).
-  const groupCommit = createGroupCommit(db, {
-    lanes: config.groupCommitLanes ?? (db.kind === 'pglite' ? 1 : 4),
-    maxBatch: config.groupCommitMaxBatch,
-    onBatch: (size, fellBack) => metrics.observeBatch(size, fellBack),
-    ...(options.executeBatch ? { execute: options.executeBatch } : {}),
-  });
+  const { groupCommit, writes } = moneyWriting(db, config, metrics, options);
   const settlement = createSettlement({
     db: db.db,
     groupCommit,
@@ -134,35 +143,16 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     log: logger,
     providerTimeoutMs: config.providerTimeoutMs,
   });
-  const writes: MoneyWrites = { ...moneyWrites, ...options.writes };
   const reconciliation = createReconciliation({ db: db.db, clock, registry, settlement, outflowSettlement });
   const providerCallbacks = createProviderCallbackService({ db: db.db, registry, settlement, outflowSettlement, log: logger });
   // GETs of charges and refunds' payment lookups share queries under load (db/batched-read.ts).
   const chargeReader = createChargeReader(db.pool);
-  const charges = createChargeService({
-    db: db.db,
-    reader: chargeReader,
-    walletPayments: writes.walletPayments,
-    groupCommit,
-    clock,
-    config,
-    hashKey,
-    registry,
-    settlement,
-  });
+  // What every money service takes.
+  const money = { db: db.db, groupCommit, writes, clock, config, hashKey };
+  const charges = createChargeService({ ...money, reader: chargeReader, registry, settlement });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
-  const transfers = createTransferService({ db: db.db, groupCommit, transfers: writes.transfers, clock, config, hashKey });
-  const outflows = createOutflowService({
-    db: db.db,
-    groupCommit,
-    chargeReader,
-    outflows: writes.outflows,
-    clock,
-    config,
-    hashKey,
-    registry,
-    settlement: outflowSettlement,
-  });
+  const transfers = createTransferService(money);
+  const outflows = createOutflowService({ ...money, chargeReader, registry, settlement: outflowSettlement });
   const balanceTransactions = createBalanceTransactionService({ db, config });
   const sandboxControls = createSandboxControls({ db: db.db, sandbox: sandboxConnector, settlement, outflowSettlement });
   const worker = createSettlementWorker({ db: db.db, clock, settlement, log: logger, intervalMs: config.workerIntervalMs });

@@ -37,7 +37,7 @@ export function createChargeService(deps: {
   /** Point reads of charges, batched (store.createChargeReader). */
   reader: store.ChargeReader;
   /** The wallet payments' merged write (store/wallet-payments.ts), chosen in deps.ts. */
-  walletPayments: WalletPayments;
+  writes: { walletPayments: WalletPayments };
   groupCommit: GroupCommit;
   clock: Clock;
   config: Config;
@@ -104,7 +104,7 @@ export function createChargeService(deps: {
     // The wallet's lane: its debits run in arrival order, and no other lane's batch locks it.
     const lane = deps.groupCommit.lane(present(prepared.walletId, 'wallet id'));
     try {
-      outcome = await lane.merge(deps.walletPayments, { base, ids: newWalletPaymentIds(base), shard: lane.shard ?? creditShard() });
+      outcome = await lane.merge(deps.writes.walletPayments, { base, ids: newWalletPaymentIds(base), shard: lane.shard ?? creditShard() });
     } catch (error) {
       if (isUniqueViolation(error)) return replay(auth, prepared, now);
       throw error;

@@ -85,7 +85,7 @@ export function createOutflowService(deps: {
   /** Point reads of charges (a refund's payment), batched. */
   chargeReader: ChargeReader;
   /** The refunds and payouts' merged write (store/create.ts), chosen in deps.ts. */
-  outflows: Outflows;
+  writes: { outflows: Outflows };
   clock: Clock;
   config: Config;
   hashKey: Buffer;
@@ -146,7 +146,7 @@ export function createOutflowService(deps: {
     for (let attempt = 0; decision === 'no_funds_row' && attempt < 2; attempt++) {
       if (attempt > 0) await ensureFundsRow(db, auth.merchantId, draft.currency);
       try {
-        decision = (await lane.merge(deps.outflows, outflowItem({ base, refuse }))).decision;
+        decision = (await lane.merge(deps.writes.outflows, outflowItem({ base, refuse }))).decision;
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, draft);
         throw error;

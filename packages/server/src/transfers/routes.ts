@@ -1,12 +1,10 @@
-import { Type } from 'typebox';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
 import { listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 import { CreateTransferBody, readTransferFilters, TransferListQuery, TransferView } from './schemas.ts';
 import type { TransferService } from './service.ts';
-
-const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 
 export function registerTransferRoutes(app: RouteApp, deps: { transfers: TransferService }): void {
   app.addSchema(TransferView);

@@ -22,7 +22,7 @@ export function createTransferService(deps: {
   db: Db;
   groupCommit: GroupCommit;
   /** The transfers' merged write (store.ts), chosen in deps.ts. */
-  transfers: store.Transfers;
+  writes: { transfers: store.Transfers };
   clock: Clock;
   config: Config;
   hashKey: Buffer;
@@ -91,7 +91,7 @@ export function createTransferService(deps: {
       // The source wallet's lane: its debits, by payment or transfer, keep their arrival order.
       const lane = deps.groupCommit.lane(base.source_wallet_id);
       try {
-        outcome = await lane.merge(deps.transfers, store.transferItem(base));
+        outcome = await lane.merge(deps.writes.transfers, store.transferItem(base));
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, base);
         throw error;

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { columnOf, ctes } from '../db/cte.ts';
 import type { Db } from '../db/db.ts';
-import { type MergedColumn, type MergedWrite, mergedInput } from '../db/group-commit.ts';
+import type { MergedWrite } from '../db/group-commit.ts';
+import { type MergedColumn, mergedInput } from '../db/merged-input.ts';
 import type { TransferStatus } from '../db/schema.ts';
 import { eventType, insertEvents } from '../events/store.ts';
 import { eventPayload } from '../events/view.ts';

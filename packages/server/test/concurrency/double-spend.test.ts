@@ -1,4 +1,4 @@
-// Issue 3: the double spend. A wallet covers exactly 100 payments; 1,000 wallet payments with
+// The double spend (money-safety rule 5). A wallet covers exactly 100 payments; 1,000 wallet payments with
 // unique references race for it. Exactly 100 succeed, the balance never goes below zero.
 // Meaningful mostly on PostgreSQL (TEST_DATABASE_URL: 16 connections race on the wallet row);
 // on PGlite the transactions run one at a time, and the counts must hold all the same.

@@ -1,4 +1,4 @@
-// The double spend of issue 3: a wallet that covers exactly `covered` payments, `attempts`
+// The double spend: a wallet that covers exactly `covered` payments, `attempts`
 // parallel wallet payments with unique references. Reusable: the everyday test asserts exact
 // counts, the negative control (test/negative-control.ts) asserts that a broken debit loses updates.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 3: the identical and the mixed reference storm, per means, in process (app.inject).
+// The identical and the mixed reference storm, per means, in process (app.inject).
 // On PGlite the transactions queue on one connection; on PostgreSQL (TEST_DATABASE_URL) they race.
 import { test } from 'node:test';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';

@@ -1,4 +1,4 @@
-// The reference storms of issue 3 (docs/money-safety.md rule 2), written once
+// The reference storms (docs/money-safety.md rule 2), written once
 // and run in process (storms.test.ts) and over two server processes (two-processes.test.ts).
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';

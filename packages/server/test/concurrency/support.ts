@@ -1,4 +1,4 @@
-// Shared pieces of the concurrency suite (issue 3): one client interface over app.inject and
+// Shared pieces of the concurrency suite (reference storms, double spends): one client interface over app.inject and
 // over real HTTP (one or several server processes), a bounded parallel runner, money parsing.
 import type { TestApp } from '../helpers/app.ts';
 

@@ -1,4 +1,4 @@
-// Issue 3: two server processes. On PostgreSQL (TEST_DATABASE_URL): two real `node src/main.ts`
+// Two server processes. On PostgreSQL (TEST_DATABASE_URL): two real `node src/main.ts`
 // processes on the one database, the storms and the double spend spread over both (requests
 // alternate), with the same exact counts as in process. On the embedded database the answer to
 // "two processes" is the data-dir lock: a second server on the same DATA_DIR refuses to start.

@@ -395,7 +395,7 @@ function outflowsKnowing(app: TestApp, known: ChargeRow[]): OutflowService {
     db: d.db.db,
     groupCommit: d.groupCommit,
     chargeReader: reader,
-    outflows: d.writes.outflows,
+    writes: d.writes,
     clock: d.clock,
     config: d.config,
     hashKey: d.hashKey,

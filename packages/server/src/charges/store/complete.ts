@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { ctes } from '../../db/cte.ts';
 import type { Db } from '../../db/db.ts';
-import { type MergedColumn, type MergedWrite, mergedInput, type WriteLane } from '../../db/group-commit.ts';
+import type { MergedWrite, WriteLane } from '../../db/group-commit.ts';
+import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import * as queue from '../../db/pending-queue.ts';
 import { lateOutcome, type ProviderFinalOutcome, recordLateOutcome as writeLateOutcome } from '../../events/late-outcome.ts';
 import { eventType, insertEvents } from '../../events/store.ts';

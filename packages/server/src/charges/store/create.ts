@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { ctes } from '../../db/cte.ts';
-import { type MergedColumn, type MergedWrite, mergedInput, type WriteLane } from '../../db/group-commit.ts';
+import type { MergedWrite, WriteLane } from '../../db/group-commit.ts';
+import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import { insertEvents } from '../../events/store.ts';
 import { deliveriesFor } from '../../webhooks/store.ts';
 import type { ChargeRow } from '../view.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/db.ts';
-import { type GroupCommit, type MergedColumn, type MergedWrite, mergedInput } from '../../db/group-commit.ts';
+import type { GroupCommit, MergedWrite } from '../../db/group-commit.ts';
+import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { FailureCode } from '../../shared/failures.ts';
 import { present } from '../../shared/invariant.ts';

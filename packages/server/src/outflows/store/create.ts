@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { addRefunded, lockPaymentsForRefund } from '../../charges/store/refunded.ts';
 import { type Cte, columnOf, ctes } from '../../db/cte.ts';
-import { type MergedColumn, type MergedWrite, mergedInput } from '../../db/group-commit.ts';
+import type { MergedWrite } from '../../db/group-commit.ts';
+import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import { eventType, insertEvents } from '../../events/store.ts';
 import { eventPayload } from '../../events/view.ts';
 import { merchantAccount, newEntryId, reservedAccount, walletAccount } from '../../ledger/accounts.ts';
