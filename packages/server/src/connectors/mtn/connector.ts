@@ -4,6 +4,7 @@ import type { MtnConfig, MtnProductCredentials } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
 import { formatAmount } from '../../shared/money.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
+import { ProviderHttpError } from '../provider-error.ts';
 import {
   callbackTokenOf,
   hintOf,
@@ -25,17 +26,6 @@ const TOKEN_MARGIN_MS = 60_000;
 
 /** The query parameter of the callback URL that carries the per-object token. */
 export const MTN_CALLBACK_TOKEN_PARAM = 't';
-
-/** An MTN answer Purse did not expect; never carries credentials, only the call and its status. */
-export class MtnError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode: number | null,
-  ) {
-    super(message);
-    this.name = 'MtnError';
-  }
-}
 
 /** What MTN sends to X-Callback-Url: the same body as its status call. */
 export const MtnCallbackSchema = Type.Object(
@@ -59,6 +49,10 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
   const tokens = new Map<Product, { value: Promise<string>; renewAt: number }>();
 
   const credentials = (product: Product): MtnProductCredentials => config[product];
+  /** What an error must never repeat if MTN echoes it back: every credential of both products. */
+  const secrets = [config.collection, config.disbursement].flatMap((c) => [c.subscriptionKey, c.apiUser, c.apiKey]);
+  const failure = (operation: string, res: Response, extraSecrets: readonly string[] = []) =>
+    ProviderHttpError.of(res, { provider: 'mtn', operation, secrets: [...secrets, ...extraSecrets] });
 
   async function fetchToken(product: Product, signal: AbortSignal): Promise<{ token: string; expiresInS: number }> {
     const creds = credentials(product);
@@ -68,12 +62,19 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
       headers: { authorization: `Basic ${basic}`, 'ocp-apim-subscription-key': creds.subscriptionKey },
       signal,
     });
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new MtnError(`mtn: ${product} token answered ${res.status}`, res.status);
-    }
+    if (res.status !== 200) throw await failure(`${product} token`, res);
     const body = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') throw new MtnError(`mtn: ${product} token answer has no access_token`, res.status);
+    if (typeof body.access_token !== 'string') {
+      const problem = 'answer has no access_token';
+      throw new ProviderHttpError({
+        provider: 'mtn',
+        operation: `${product} token`,
+        status: res.status,
+        problem,
+        body: JSON.stringify(body),
+        secrets,
+      });
+    }
     const expiresInS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
     return { token: body.access_token, expiresInS };
   }
@@ -136,28 +137,30 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
       await res.body?.cancel();
       return { status: 'not_found' };
     }
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new MtnError(`mtn: ${product} status answered ${res.status}`, res.status);
-    }
+    if (res.status !== 200) throw await failure(`${product} status`, res);
     return outcomeOfStatus((await res.json()) as MtnStatusBody, referenceId);
   }
 
   /** Creates the request under the Purse id's reference; a 409 means MTN already has it: its status answers. */
   async function create(product: Product, purseId: string, body: Record<string, unknown>, signal: AbortSignal): Promise<ProviderOutcome> {
     const referenceId = referenceIdOf(keys.reference, purseId);
-    const callbackUrl = `${config.publicUrl}/provider-callbacks/mtn?${MTN_CALLBACK_TOKEN_PARAM}=${callbackTokenOf(keys.callback, purseId)}`;
+    const callbackToken = callbackTokenOf(keys.callback, purseId);
+    const callbackUrl = `${config.publicUrl}/provider-callbacks/mtn?${MTN_CALLBACK_TOKEN_PARAM}=${callbackToken}`;
     const res = await call(product, 'POST', RESOURCE[product], signal, {
       headers: { 'x-reference-id': referenceId, 'x-callback-url': callbackUrl },
       body,
     });
-    await res.body?.cancel();
-    if (res.status === 202) return { status: 'pending', providerReference: referenceId, checkAfterMs: PENDING_CHECK_MS };
+    if (res.status === 202) {
+      await res.body?.cancel();
+      return { status: 'pending', providerReference: referenceId, checkAfterMs: PENDING_CHECK_MS };
+    }
+    // Read before the status call below: the error, if there is one, reports this answer.
+    const error = await failure(RESOURCE[product], res, [callbackToken]);
     if (res.status === 409) {
       const known = await status(product, purseId, signal);
       if (known.status !== 'not_found') return known;
     }
-    throw new MtnError(`mtn: ${RESOURCE[product]} answered ${res.status}`, res.status);
+    throw error;
   }
 
   const callbacks: ConnectorCallbacks = {
