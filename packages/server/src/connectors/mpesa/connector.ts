@@ -4,6 +4,7 @@ import type { MpesaConfig } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
+import { accessTokenOf, createTokenCache } from '../token-cache.ts';
 import {
   accountReferenceOf,
   B2C_CHECK_MS,
@@ -21,8 +22,8 @@ import {
   wholeShillings,
 } from './transformers.ts';
 
-/** A token is renewed this long before Daraja says it expires (at most half its life). */
-const TOKEN_MARGIN_MS = 60_000;
+/** Daraja gives one app one token: the cache's only key. */
+const TOKEN = 'oauth';
 
 /** The callback URL's query parameters: the Purse id it is about, and that id's token. */
 export const MPESA_CALLBACK_ID_PARAM = 'id';
@@ -82,85 +83,47 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
   const { config } = deps;
   const nowMs = deps.nowMs ?? Date.now;
   const keys = mpesaKeys(deps.hashKey);
-  let cachedToken: { value: Promise<string>; renewAt: number } | null = null;
   /**
    * What an error must never repeat if Daraja echoes it back: the credentials, and what is made of
    * them or sent with them (the STK Password, the callback URLs' tokens) added per call.
    */
   const secrets = [config.consumerKey, config.consumerSecret, config.passkey, config.securityCredential];
 
-  async function fetchToken(signal: AbortSignal): Promise<{ token: string; expiresInS: number }> {
-    const basic = Buffer.from(`${config.consumerKey}:${config.consumerSecret}`).toString('base64');
-    const res = await fetch(`${config.baseUrl}/oauth/v1/generate?grant_type=client_credentials`, {
-      method: 'GET',
-      headers: { authorization: `Basic ${basic}` },
-      signal,
-    });
-    if (res.status !== 200) throw await ProviderHttpError.of(res, { provider: 'mpesa', operation: 'token', secrets });
-    const body = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') {
-      const problem = 'answer has no access_token';
-      throw new ProviderHttpError({
-        provider: 'mpesa',
-        operation: 'token',
-        status: res.status,
-        problem,
-        body: JSON.stringify(body),
-        secrets,
+  const tokens = createTokenCache<typeof TOKEN>({
+    issue: async (_key, signal) => {
+      const basic = Buffer.from(`${config.consumerKey}:${config.consumerSecret}`).toString('base64');
+      const res = await fetch(`${config.baseUrl}/oauth/v1/generate?grant_type=client_credentials`, {
+        method: 'GET',
+        headers: { authorization: `Basic ${basic}` },
+        signal,
       });
-    }
-    // Daraja sends expires_in as a string ("3599"); a number is read too.
-    const expiresInS = Number(body.expires_in);
-    return { token: body.access_token, expiresInS: Number.isFinite(expiresInS) && expiresInS > 0 ? expiresInS : 3599 };
-  }
-
-  /** The cached token, or a new one (one request shared by concurrent callers). */
-  function token(signal: AbortSignal): Promise<string> {
-    if (cachedToken && Date.now() < cachedToken.renewAt) return cachedToken.value;
-    const entry = { value: Promise.resolve(''), renewAt: Number.POSITIVE_INFINITY };
-    entry.value = fetchToken(signal).then(
-      ({ token: value, expiresInS }) => {
-        const lifeMs = expiresInS * 1000;
-        entry.renewAt = Date.now() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2);
-        return value;
-      },
-      (error: unknown) => {
-        if (cachedToken === entry) cachedToken = null;
-        throw error;
-      },
-    );
-    cachedToken = entry;
-    return entry.value;
-  }
+      // Daraja's tokens last 3599 s when its answer does not say.
+      return accessTokenOf(res, { provider: 'mpesa', operation: 'token', fallbackLifetimeS: 3599, secrets });
+    },
+  });
 
   /**
-   * One API call with a Bearer token. A 401 (the token expired early) drops the token and sends
+   * One API call with the Bearer token. A 401 (the token expired early) drops the token and sends
    * once more: Daraja refused the first request before acting on it, so this is not a resend.
    */
   async function call(path: string, body: unknown, signal: AbortSignal): Promise<Answer> {
-    for (let attempt = 0; ; attempt++) {
-      const bearer = await token(signal);
-      const res = await fetch(`${config.baseUrl}${path}`, {
+    const res = await tokens.send(TOKEN, signal, (bearer) =>
+      fetch(`${config.baseUrl}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
         signal,
-      });
-      if (res.status === 401 && attempt === 0) {
-        await res.body?.cancel();
-        if (cachedToken && (await cachedToken.value.catch(() => null)) === bearer) cachedToken = null;
-        continue;
-      }
-      const text = await res.text();
-      let json: Record<string, unknown> | null = null;
-      try {
-        const parsed = JSON.parse(text) as unknown;
-        if (parsed !== null && typeof parsed === 'object') json = parsed as Record<string, unknown>;
-      } catch {
-        json = null;
-      }
-      return { status: res.status, json, text };
+      }),
+    );
+    const text = await res.text();
+    let json: Record<string, unknown> | null = null;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed !== null && typeof parsed === 'object') json = parsed as Record<string, unknown>;
+    } catch {
+      json = null;
     }
+    return { status: res.status, json, text };
   }
 
   const callbackUrl = (purseId: string) =>

@@ -5,6 +5,7 @@ import { isIdOf } from '../../shared/ids.ts';
 import { formatAmount } from '../../shared/money.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
+import { accessTokenOf, createTokenCache } from '../token-cache.ts';
 import {
   callbackTokenOf,
   hintOf,
@@ -20,9 +21,6 @@ type Product = 'collection' | 'disbursement';
 
 /** Where each product creates a request and reads its status. */
 const RESOURCE: Record<Product, string> = { collection: 'requesttopay', disbursement: 'transfer' };
-
-/** A token is renewed this long before MTN says it expires (at most half its life). */
-const TOKEN_MARGIN_MS = 60_000;
 
 /** The query parameter of the callback URL that carries the per-object token. */
 export const MTN_CALLBACK_TOKEN_PARAM = 't';
@@ -46,7 +44,6 @@ export const MtnCallbackSchema = Type.Object(
 export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer }): Connector {
   const { config } = deps;
   const keys = mtnKeys(deps.hashKey);
-  const tokens = new Map<Product, { value: Promise<string>; renewAt: number }>();
 
   const credentials = (product: Product): MtnProductCredentials => config[product];
   /** What an error must never repeat if MTN echoes it back: every credential of both products. */
@@ -54,62 +51,30 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
   const failure = (operation: string, res: Response, extraSecrets: readonly string[] = []) =>
     ProviderHttpError.of(res, { provider: 'mtn', operation, secrets: [...secrets, ...extraSecrets] });
 
-  async function fetchToken(product: Product, signal: AbortSignal): Promise<{ token: string; expiresInS: number }> {
-    const creds = credentials(product);
-    const basic = Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64');
-    const res = await fetch(`${config.baseUrl}/${product}/token/`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'ocp-apim-subscription-key': creds.subscriptionKey },
-      signal,
-    });
-    if (res.status !== 200) throw await failure(`${product} token`, res);
-    const body = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') {
-      const problem = 'answer has no access_token';
-      throw new ProviderHttpError({
-        provider: 'mtn',
-        operation: `${product} token`,
-        status: res.status,
-        problem,
-        body: JSON.stringify(body),
-        secrets,
+  const tokens = createTokenCache<Product>({
+    issue: async (product, signal) => {
+      const creds = credentials(product);
+      const basic = Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64');
+      const res = await fetch(`${config.baseUrl}/${product}/token/`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${basic}`, 'ocp-apim-subscription-key': creds.subscriptionKey },
+        signal,
       });
-    }
-    const expiresInS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
-    return { token: body.access_token, expiresInS };
-  }
+      // MTN's tokens last an hour when its answer does not say.
+      return accessTokenOf(res, { provider: 'mtn', operation: `${product} token`, fallbackLifetimeS: 3600, secrets });
+    },
+  });
 
-  /** The cached token of a product, or a new one (one request shared by concurrent callers). */
-  function token(product: Product, signal: AbortSignal): Promise<string> {
-    const cached = tokens.get(product);
-    if (cached && Date.now() < cached.renewAt) return cached.value;
-    const entry = { value: Promise.resolve(''), renewAt: Number.POSITIVE_INFINITY };
-    entry.value = fetchToken(product, signal).then(
-      ({ token: value, expiresInS }) => {
-        const lifeMs = expiresInS * 1000;
-        entry.renewAt = Date.now() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2);
-        return value;
-      },
-      (error: unknown) => {
-        if (tokens.get(product) === entry) tokens.delete(product);
-        throw error;
-      },
-    );
-    tokens.set(product, entry);
-    return entry.value;
-  }
-
-  /** One API call with a Bearer token; a 401 drops the token and tries once more with a new one. */
-  async function call(
+  /** One API call with the product's Bearer token (a 401 is retried once with a new token: createTokenCache). */
+  function call(
     product: Product,
     method: 'GET' | 'POST',
     path: string,
     signal: AbortSignal,
     extra: { headers?: Record<string, string>; body?: unknown } = {},
   ): Promise<Response> {
-    for (let attempt = 0; ; attempt++) {
-      const bearer = await token(product, signal);
-      const res = await fetch(`${config.baseUrl}/${product}/v1_0/${path}`, {
+    return tokens.send(product, signal, (bearer) =>
+      fetch(`${config.baseUrl}/${product}/v1_0/${path}`, {
         method,
         headers: {
           authorization: `Bearer ${bearer}`,
@@ -120,12 +85,8 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
         },
         ...(extra.body !== undefined ? { body: JSON.stringify(extra.body) } : {}),
         signal,
-      });
-      if (res.status !== 401 || attempt > 0) return res;
-      await res.body?.cancel();
-      const cached = tokens.get(product);
-      if (cached && (await cached.value.catch(() => null)) === bearer) tokens.delete(product);
-    }
+      }),
+    );
   }
 
   const productOf = (purseId: string): Product => (isIdOf('refund', purseId) || isIdOf('payout', purseId) ? 'disbursement' : 'collection');
