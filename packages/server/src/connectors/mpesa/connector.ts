@@ -1,14 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import type { MpesaConfig } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
+import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
 import { accessTokenOf, createTokenCache } from '../token-cache.ts';
 import {
   accountReferenceOf,
   B2C_CHECK_MS,
-  callbackTokenOf,
   darajaTimestamp,
   hintOfCallback,
   MpesaInputError,
@@ -225,11 +224,8 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
       `(${MPESA_CALLBACK_ID_PARAM}) and an HMAC token of it (${MPESA_CALLBACK_TOKEN_PARAM}) under a key derived from the service key`,
     verify: (_headers: CallbackHeaders, _rawBody: string, query?: CallbackQuery) => {
       const id = query?.[MPESA_CALLBACK_ID_PARAM];
-      const given = query?.[MPESA_CALLBACK_TOKEN_PARAM];
-      if (typeof id !== 'string' || id === '' || typeof given !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(given)) return false;
-      const expected = Buffer.from(callbackTokenOf(keys.callback, id), 'base64url');
-      const provided = Buffer.from(given, 'base64url');
-      return provided.length === expected.length && timingSafeEqual(provided, expected);
+      if (typeof id !== 'string' || id === '') return false;
+      return verifyCallbackToken(keys.callback, id, query?.[MPESA_CALLBACK_TOKEN_PARAM]);
     },
     parse: (body, query) => {
       const id = query?.[MPESA_CALLBACK_ID_PARAM];

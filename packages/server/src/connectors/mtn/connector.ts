@@ -1,21 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import type { MtnConfig, MtnProductCredentials } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
 import { formatAmount } from '../../shared/money.ts';
+import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
 import { accessTokenOf, createTokenCache } from '../token-cache.ts';
-import {
-  callbackTokenOf,
-  hintOf,
-  type MtnStatusBody,
-  msisdnOf,
-  mtnKeys,
-  outcomeOfStatus,
-  PENDING_CHECK_MS,
-  referenceIdOf,
-} from './transformers.ts';
+import { hintOf, type MtnStatusBody, msisdnOf, mtnKeys, outcomeOfStatus, PENDING_CHECK_MS, referenceIdOf } from './transformers.ts';
 
 type Product = 'collection' | 'disbursement';
 
@@ -136,8 +127,6 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
       'MTN MoMo does not sign callbacks: Purse gives MTN a callback URL carrying a token (HMAC of the object id under a key ' +
       `derived from the service key) in the ${MTN_CALLBACK_TOKEN_PARAM} query parameter, checked against the body's externalId`,
     verify: (_headers: CallbackHeaders, rawBody: string, query?: CallbackQuery) => {
-      const given = query?.[MTN_CALLBACK_TOKEN_PARAM];
-      if (typeof given !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(given)) return false;
       let externalId: unknown;
       try {
         externalId = (JSON.parse(rawBody) as { externalId?: unknown } | null)?.externalId;
@@ -145,9 +134,7 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
         return false;
       }
       if (typeof externalId !== 'string' || externalId === '') return false;
-      const expected = Buffer.from(callbackTokenOf(keys.callback, externalId), 'base64url');
-      const provided = Buffer.from(given, 'base64url');
-      return provided.length === expected.length && timingSafeEqual(provided, expected);
+      return verifyCallbackToken(keys.callback, externalId, query?.[MTN_CALLBACK_TOKEN_PARAM]);
     },
     parse: (body) => hintOf(body as MtnStatusBody),
   };
