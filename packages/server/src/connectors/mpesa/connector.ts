@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { MpesaConfig } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
 import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
 import { accessTokenOf, createTokenCache } from '../token-cache.ts';
+import type { MpesaConfig } from './config.ts';
 import {
   accountReferenceOf,
   B2C_CHECK_MS,

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import type { MtnConfig, MtnProductCredentials } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
 import { accessTokenOf, createTokenCache } from '../token-cache.ts';
+import type { MtnConfig, MtnProductCredentials } from './config.ts';
 import { hintOf, type MtnStatusBody, msisdnOf, mtnKeys, outcomeOfStatus, PENDING_CHECK_MS, referenceIdOf } from './transformers.ts';
 
 type Product = 'collection' | 'disbursement';
