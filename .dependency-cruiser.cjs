@@ -1,5 +1,5 @@
 // The layering of packages/server/src, checked by `npm run lint`. From the bottom up:
-//   shared/  <-  config.ts  <-  db/  <-  domain folders (ledger/ lowest)  <-  http/  <-  */routes.ts  <-  app.ts, main.ts, cli/
+//   shared/  <-  connectors/*/config.ts  <-  config.ts  <-  db/  <-  domain folders (ledger/ lowest)  <-  http/  <-  */routes.ts  <-  app.ts, main.ts, cli/
 // Paths are matched with or without the packages/server/ prefix, so the same rules apply when the
 // tree is cruised from the repository root and when a test cruises a small copy of the layout.
 // bench/ and packages/sdk are cruised too: no cycles there either; bench/ may use the server's
@@ -44,10 +44,22 @@ module.exports = {
     },
     {
       name: 'config-imports-only-shared',
-      comment: 'config.ts reads the environment; it knows nothing of the service it configures.',
+      comment:
+        'config.ts reads the environment; it knows nothing of the service it configures. Each provider keeps ' +
+        'its own variables beside its connector (connectors/<name>/config.ts): config.ts may import those files, ' +
+        'and no other file of connectors/.',
       severity: 'error',
       from: { path: `${SRC}config\\.ts$` },
-      to: srcExcept('shared/', 'config\\.ts$'),
+      to: srcExcept('shared/', 'config\\.ts$', 'connectors/[^/]+/config\\.ts$'),
+    },
+    {
+      name: 'provider-config-imports-only-shared',
+      comment:
+        "A provider's config.ts sits below config.ts, so it is held to the same rule: it reads the environment " +
+        'with shared/ and nothing else (not its own connector, which is far above).',
+      severity: 'error',
+      from: { path: `${SRC}connectors/[^/]+/config\\.ts$` },
+      to: srcExcept('shared/'),
     },
     {
       name: 'db-imports-only-shared-and-config',

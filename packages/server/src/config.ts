@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { type MpesaConfig, readMpesaConfig } from './connectors/mpesa/config.ts';
+import { type MtnConfig, readMtnConfig } from './connectors/mtn/config.ts';
+import { ConfigError, type Env } from './shared/env.ts';
 import { present } from './shared/invariant.ts';
 
 /** Everything the process reads from the environment, validated once and frozen. */
@@ -77,40 +80,6 @@ export interface Config {
   /** M-Pesa Daraja credentials; null when no PURSE_MPESA_* variable is set (M-Pesa off). */
   readonly mpesa: MpesaConfig | null;
 }
-
-export interface MpesaConfig {
-  readonly baseUrl: string;
-  readonly consumerKey: string;
-  readonly consumerSecret: string;
-  /** The paybill or till of STK Push (BusinessShortCode, PartyB). */
-  readonly shortcode: string;
-  readonly passkey: string;
-  /** The B2C shortcode that pays out (PartyA of B2C). */
-  readonly b2cShortcode: string;
-  readonly initiatorName: string;
-  readonly securityCredential: string;
-  /** Where Daraja calls back: {publicUrl}/provider-callbacks/mpesa. */
-  readonly publicUrl: string;
-}
-
-export interface MtnProductCredentials {
-  readonly subscriptionKey: string;
-  readonly apiUser: string;
-  readonly apiKey: string;
-}
-
-export interface MtnConfig {
-  readonly baseUrl: string;
-  readonly targetEnvironment: string;
-  /** Where MTN calls back: {publicUrl}/provider-callbacks/mtn. */
-  readonly publicUrl: string;
-  readonly collection: MtnProductCredentials;
-  readonly disbursement: MtnProductCredentials;
-}
-
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const DEFAULT_CURRENCIES = 'KES,UGX,TZS,RWF,GHS,NGN,ZMW,XOF,XAF,ZAR,USD,EUR,GBP';
@@ -238,91 +207,6 @@ function publicBaseUrl(env: NodeJS.ProcessEnv): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-const MTN_VARIABLES = [
-  'PURSE_MTN_BASE_URL',
-  'PURSE_MTN_TARGET_ENVIRONMENT',
-  'PURSE_MTN_COLLECTION_SUBSCRIPTION_KEY',
-  'PURSE_MTN_COLLECTION_API_USER',
-  'PURSE_MTN_COLLECTION_API_KEY',
-  'PURSE_MTN_DISBURSEMENT_SUBSCRIPTION_KEY',
-  'PURSE_MTN_DISBURSEMENT_API_USER',
-  'PURSE_MTN_DISBURSEMENT_API_KEY',
-  'PURSE_PUBLIC_URL',
-] as const;
-
-/** A provider's base URL or the public URL: absolute http(s), else start is refused naming the variable. */
-function requireHttpUrl(name: string, text: string): void {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
-}
-
-const MPESA_VARIABLES = [
-  'PURSE_MPESA_BASE_URL',
-  'PURSE_MPESA_CONSUMER_KEY',
-  'PURSE_MPESA_CONSUMER_SECRET',
-  'PURSE_MPESA_SHORTCODE',
-  'PURSE_MPESA_PASSKEY',
-  'PURSE_MPESA_B2C_SHORTCODE',
-  'PURSE_MPESA_INITIATOR_NAME',
-  'PURSE_MPESA_SECURITY_CREDENTIAL',
-  'PURSE_PUBLIC_URL',
-] as const;
-
-/** All M-Pesa variables or none, as for MTN; never printing a value. */
-function mpesa(env: Env): MpesaConfig | null {
-  const given = MPESA_VARIABLES.filter((name) => (env[name] ?? '') !== '');
-  if (given.filter((name) => name !== 'PURSE_PUBLIC_URL').length === 0) return null;
-  const missing = MPESA_VARIABLES.filter((name) => !given.includes(name));
-  if (missing.length > 0) throw new ConfigError(`M-Pesa Daraja is partly configured: missing ${missing.join(', ')}`);
-  const value = (name: (typeof MPESA_VARIABLES)[number]) => present(env[name], name);
-  for (const name of ['PURSE_MPESA_BASE_URL', 'PURSE_PUBLIC_URL'] as const) requireHttpUrl(name, value(name));
-  for (const name of ['PURSE_MPESA_SHORTCODE', 'PURSE_MPESA_B2C_SHORTCODE'] as const) {
-    if (!/^\d{5,7}$/.test(value(name))) throw new ConfigError(`${name} must be a shortcode of 5 to 7 digits`);
-  }
-  return Object.freeze({
-    baseUrl: value('PURSE_MPESA_BASE_URL').replace(/\/+$/, ''),
-    consumerKey: value('PURSE_MPESA_CONSUMER_KEY'),
-    consumerSecret: value('PURSE_MPESA_CONSUMER_SECRET'),
-    shortcode: value('PURSE_MPESA_SHORTCODE'),
-    passkey: value('PURSE_MPESA_PASSKEY'),
-    b2cShortcode: value('PURSE_MPESA_B2C_SHORTCODE'),
-    initiatorName: value('PURSE_MPESA_INITIATOR_NAME'),
-    securityCredential: value('PURSE_MPESA_SECURITY_CREDENTIAL'),
-    publicUrl: value('PURSE_PUBLIC_URL').replace(/\/+$/, ''),
-  });
-}
-
-/** All MTN variables or none: a partial set refuses to start, naming what is missing (never printing a value). */
-function mtn(env: Env): MtnConfig | null {
-  const given = MTN_VARIABLES.filter((name) => (env[name] ?? '') !== '');
-  const mtnGiven = given.filter((name) => name !== 'PURSE_PUBLIC_URL');
-  if (mtnGiven.length === 0) return null;
-  const missing = MTN_VARIABLES.filter((name) => !given.includes(name));
-  if (missing.length > 0) throw new ConfigError(`MTN MoMo is partly configured: missing ${missing.join(', ')}`);
-  const value = (name: (typeof MTN_VARIABLES)[number]) => present(env[name], name);
-  for (const name of ['PURSE_MTN_BASE_URL', 'PURSE_PUBLIC_URL'] as const) requireHttpUrl(name, value(name));
-  return Object.freeze({
-    baseUrl: value('PURSE_MTN_BASE_URL').replace(/\/+$/, ''),
-    targetEnvironment: value('PURSE_MTN_TARGET_ENVIRONMENT'),
-    publicUrl: value('PURSE_PUBLIC_URL').replace(/\/+$/, ''),
-    collection: Object.freeze({
-      subscriptionKey: value('PURSE_MTN_COLLECTION_SUBSCRIPTION_KEY'),
-      apiUser: value('PURSE_MTN_COLLECTION_API_USER'),
-      apiKey: value('PURSE_MTN_COLLECTION_API_KEY'),
-    }),
-    disbursement: Object.freeze({
-      subscriptionKey: value('PURSE_MTN_DISBURSEMENT_SUBSCRIPTION_KEY'),
-      apiUser: value('PURSE_MTN_DISBURSEMENT_API_USER'),
-      apiKey: value('PURSE_MTN_DISBURSEMENT_API_KEY'),
-    }),
-  });
-}
-
 /** How to make a key, said wherever one is missing. */
 export const MAKE_KEY_HINT =
   "make one with `openssl rand -base64 48` (or `node -e \"console.log(require('crypto').randomBytes(48).toString('base64'))\"`)";
@@ -405,8 +289,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     groupCommitLanes: env.PURSE_GROUP_COMMIT_LANES === undefined ? null : int(env, 'PURSE_GROUP_COMMIT_LANES', 4, 0, 15),
     groupCommitMaxBatch: int(env, 'PURSE_GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
     mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
-    mtn: mtn(env),
-    mpesa: mpesa(env),
+    mtn: readMtnConfig(env),
+    mpesa: readMpesaConfig(env),
     publicBaseUrl: publicBaseUrl(env),
   });
 }

@@ -1,11 +1,12 @@
 import cluster from 'node:cluster';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { buildDeps } from './deps.ts';
 import { registerDrain } from './http/drain.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
 import { runPrimary, SHUTDOWN_DEADLINE_MS } from './ops/cluster.ts';
 import { acquireDataDirLock, DataDirBusyError } from './ops/data-dir-lock.ts';
+import { ConfigError } from './shared/env.ts';
 
 async function main(): Promise<void> {
   let config;

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { type Config, ConfigError, MAKE_KEY_HINT } from './config.ts';
+import { type Config, MAKE_KEY_HINT } from './config.ts';
 import type { Db } from './db/db.ts';
+import { ConfigError } from './shared/env.ts';
 
 /** Where the embedded database's generated key lives: in DATA_DIR, beside (not inside) the database files. */
 export const KEY_FILE_NAME = 'purse-secret.key';

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { ConfigError } from '../shared/env.ts';
 import { COMMANDS, type Command } from './commands.ts';
 import { CliError } from './session.ts';
 import { USAGE } from './usage.ts';

@@ -24,7 +24,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const CLEAN: Record<string, string> = {
   'src/shared/a.ts': 'export const a = 1;\n',
   'src/shared/b.ts': "import { a } from './a.ts';\nexport const b = a;\n",
-  'src/config.ts': "import { a } from './shared/a.ts';\nexport const config = a;\n",
+  'src/connectors/mtn/config.ts': "import { a } from '../../shared/a.ts';\nexport const mtnConfig = a;\n",
+  'src/connectors/mtn/connector.ts': "import { mtnConfig } from './config.ts';\nexport const mtn = mtnConfig;\n",
+  'src/config.ts':
+    "import { mtnConfig } from './connectors/mtn/config.ts';\nimport { a } from './shared/a.ts';\nexport const config = a + mtnConfig;\n",
   'src/db/db.ts': "import { config } from '../config.ts';\nimport { b } from '../shared/b.ts';\nexport const db = config + b;\n",
   'src/ledger/post.ts': "import { db } from '../db/db.ts';\nexport const post = db;\n",
   'src/merchants/service.ts': "import { a } from '../shared/a.ts';\nexport const merchants = a;\n",
@@ -60,6 +63,7 @@ const PLANTED: { rule: string; file: string; line: string; repo?: true }[] = [
   { rule: 'no-cycles', file: 'src/shared/a.ts', line: "import './b.ts';" },
   { rule: 'shared-imports-only-shared', file: 'src/shared/b.ts', line: "import '../merchants/service.ts';" },
   { rule: 'config-imports-only-shared', file: 'src/config.ts', line: "import './merchants/service.ts';" },
+  { rule: 'provider-config-imports-only-shared', file: 'src/connectors/mtn/config.ts', line: "import '../../merchants/service.ts';" },
   { rule: 'db-imports-only-shared-and-config', file: 'src/db/db.ts', line: "import '../merchants/service.ts';" },
   // Type-only imports count too: these two would vanish from the compiled JavaScript.
   { rule: 'only-routes-import-http', file: 'src/wallets/service.ts', line: "import type { Hook } from '../http/hooks.ts';" },
@@ -125,6 +129,18 @@ for (const planted of PLANTED) {
     );
   });
 }
+
+test("config.ts may import a provider's config.ts, and no other file of connectors/", async () => {
+  const root = join(scratch, 'config-imports-connector');
+  const file = CLEAN['src/config.ts'];
+  assert.ok(file !== undefined);
+  writeTree(root, { ...CLEAN, 'src/config.ts': `import './connectors/mtn/connector.ts';\n${file}` });
+  const found = await violations(root, 'src');
+  assert.deepEqual(
+    found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`),
+    ['config-imports-only-shared: src/config.ts -> src/connectors/mtn/connector.ts'],
+  );
+});
 
 test('the real source tree breaks no rule', async () => {
   const found = await violations(REPO, REPO_STARTS);

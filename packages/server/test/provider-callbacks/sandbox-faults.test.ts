@@ -4,7 +4,8 @@
 // Without the flag the fault numbers are ordinary successes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/shared/env.ts';
 import { buildTestApp, createTestMerchant, type TestApp } from '../helpers/app.ts';
 import { assertLedgerHealthy, get, mobileMethod, post, uniqueRef, waitFor } from '../helpers/factories.ts';
 

@@ -1,12 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
-import type { MpesaConfig } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
+import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
+import { ProviderHttpError } from '../provider-error.ts';
+import { accessTokenOf, createTokenCache } from '../token-cache.ts';
+import type { MpesaConfig } from './config.ts';
 import {
   accountReferenceOf,
   B2C_CHECK_MS,
-  callbackTokenOf,
   darajaTimestamp,
   hintOfCallback,
   MpesaInputError,
@@ -20,23 +21,12 @@ import {
   wholeShillings,
 } from './transformers.ts';
 
-/** A token is renewed this long before Daraja says it expires (at most half its life). */
-const TOKEN_MARGIN_MS = 60_000;
+/** Daraja gives one app one token: the cache's only key. */
+const TOKEN = 'oauth';
 
 /** The callback URL's query parameters: the Purse id it is about, and that id's token. */
 export const MPESA_CALLBACK_ID_PARAM = 'id';
 export const MPESA_CALLBACK_TOKEN_PARAM = 't';
-
-/** A Daraja answer Purse did not expect; never carries credentials, only the call and its status. */
-export class MpesaError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode: number | null,
-  ) {
-    super(message);
-    this.name = 'MpesaError';
-  }
-}
 
 /** What Daraja sends to CallBackURL (STK) and ResultURL / QueueTimeOutURL (B2C), unsigned. */
 export const MpesaCallbackSchema = Type.Object(
@@ -81,91 +71,76 @@ export const MpesaCallbackSchema = Type.Object(
   },
 );
 
+/** Daraja's answer to an API call: its status, its JSON object (null when it sent none) and the text as received. */
+interface Answer {
+  status: number;
+  json: Record<string, unknown> | null;
+  text: string;
+}
+
 export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffer; nowMs?: () => number }): Connector {
   const { config } = deps;
   const nowMs = deps.nowMs ?? Date.now;
   const keys = mpesaKeys(deps.hashKey);
-  let cachedToken: { value: Promise<string>; renewAt: number } | null = null;
+  /**
+   * What an error must never repeat if Daraja echoes it back: the credentials, and what is made of
+   * them or sent with them (the STK Password, the callback URLs' tokens) added per call.
+   */
+  const secrets = [config.consumerKey, config.consumerSecret, config.passkey, config.securityCredential];
 
-  async function fetchToken(signal: AbortSignal): Promise<{ token: string; expiresInS: number }> {
-    const basic = Buffer.from(`${config.consumerKey}:${config.consumerSecret}`).toString('base64');
-    const res = await fetch(`${config.baseUrl}/oauth/v1/generate?grant_type=client_credentials`, {
-      method: 'GET',
-      headers: { authorization: `Basic ${basic}` },
-      signal,
-    });
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new MpesaError(`mpesa: token answered ${res.status}`, res.status);
-    }
-    const body = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') throw new MpesaError('mpesa: token answer has no access_token', res.status);
-    // Daraja sends expires_in as a string ("3599"); a number is read too.
-    const expiresInS = Number(body.expires_in);
-    return { token: body.access_token, expiresInS: Number.isFinite(expiresInS) && expiresInS > 0 ? expiresInS : 3599 };
-  }
-
-  /** The cached token, or a new one (one request shared by concurrent callers). */
-  function token(signal: AbortSignal): Promise<string> {
-    if (cachedToken && Date.now() < cachedToken.renewAt) return cachedToken.value;
-    const entry = { value: Promise.resolve(''), renewAt: Number.POSITIVE_INFINITY };
-    entry.value = fetchToken(signal).then(
-      ({ token: value, expiresInS }) => {
-        const lifeMs = expiresInS * 1000;
-        entry.renewAt = Date.now() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2);
-        return value;
-      },
-      (error: unknown) => {
-        if (cachedToken === entry) cachedToken = null;
-        throw error;
-      },
-    );
-    cachedToken = entry;
-    return entry.value;
-  }
+  const tokens = createTokenCache<typeof TOKEN>({
+    issue: async (_key, signal) => {
+      const basic = Buffer.from(`${config.consumerKey}:${config.consumerSecret}`).toString('base64');
+      const res = await fetch(`${config.baseUrl}/oauth/v1/generate?grant_type=client_credentials`, {
+        method: 'GET',
+        headers: { authorization: `Basic ${basic}` },
+        signal,
+      });
+      // Daraja's tokens last 3599 s when its answer does not say.
+      return accessTokenOf(res, { provider: 'mpesa', operation: 'token', fallbackLifetimeS: 3599, secrets });
+    },
+  });
 
   /**
-   * One API call with a Bearer token. A 401 (the token expired early) drops the token and sends
+   * One API call with the Bearer token. A 401 (the token expired early) drops the token and sends
    * once more: Daraja refused the first request before acting on it, so this is not a resend.
    */
-  async function call(path: string, body: unknown, signal: AbortSignal): Promise<{ status: number; json: Record<string, unknown> | null }> {
-    for (let attempt = 0; ; attempt++) {
-      const bearer = await token(signal);
-      const res = await fetch(`${config.baseUrl}${path}`, {
+  async function call(path: string, body: unknown, signal: AbortSignal): Promise<Answer> {
+    const res = await tokens.send(TOKEN, signal, (bearer) =>
+      fetch(`${config.baseUrl}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
         signal,
-      });
-      if (res.status === 401 && attempt === 0) {
-        await res.body?.cancel();
-        if (cachedToken && (await cachedToken.value.catch(() => null)) === bearer) cachedToken = null;
-        continue;
-      }
-      const text = await res.text();
-      let json: Record<string, unknown> | null = null;
-      try {
-        const parsed = JSON.parse(text) as unknown;
-        if (parsed !== null && typeof parsed === 'object') json = parsed as Record<string, unknown>;
-      } catch {
-        json = null;
-      }
-      return { status: res.status, json };
+      }),
+    );
+    const text = await res.text();
+    let json: Record<string, unknown> | null = null;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed !== null && typeof parsed === 'object') json = parsed as Record<string, unknown>;
+    } catch {
+      json = null;
     }
+    return { status: res.status, json, text };
   }
 
   const callbackUrl = (purseId: string) =>
     `${config.publicUrl}/provider-callbacks/mpesa?${MPESA_CALLBACK_ID_PARAM}=${encodeURIComponent(purseId)}` +
     `&${MPESA_CALLBACK_TOKEN_PARAM}=${callbackTokenOf(keys.callback, purseId)}`;
 
+  /** `sent`: the secrets of this one request (its Password, its callback token), masked like the credentials. */
+  const failure = (what: string, answer: Answer, sent: readonly string[]) =>
+    new ProviderHttpError({ provider: 'mpesa', operation: what, status: answer.status, body: answer.text, secrets: [...secrets, ...sent] });
+
   /**
    * Daraja refused the request as built (a 4xx with its errorCode): nothing was created, so the
    * object fails. A 5xx or no answer leaves the outcome unknown: thrown, and the object stays
    * pending (an STK push is never sent twice).
    */
-  function refusedOrUnknown(what: string, answer: { status: number; json: Record<string, unknown> | null }): ProviderOutcome {
+  function refusedOrUnknown(what: string, answer: Answer, sent: readonly string[]): ProviderOutcome {
     if (answer.status >= 400 && answer.status < 500) return { status: 'failed', providerReference: null, failureCode: 'provider_error' };
-    throw new MpesaError(`mpesa: ${what} answered ${answer.status}`, answer.status);
+    throw failure(what, answer, sent);
   }
 
   async function stkPush(purseId: string, kind: string, amountMinor: bigint, currency: string, phone: string, signal: AbortSignal) {
@@ -182,11 +157,12 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
       throw error;
     }
     const timestamp = darajaTimestamp(nowMs());
+    const password = stkPassword(config.shortcode, config.passkey, timestamp);
     const answer = await call(
       '/mpesa/stkpush/v1/processrequest',
       {
         BusinessShortCode: config.shortcode,
-        Password: stkPassword(config.shortcode, config.passkey, timestamp),
+        Password: password,
         Timestamp: timestamp,
         TransactionType: 'CustomerPayBillOnline',
         Amount: amount,
@@ -203,16 +179,17 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
     if (answer.status === 200 && String(answer.json?.ResponseCode) === '0' && typeof checkout === 'string') {
       return { status: 'pending', providerReference: checkout, checkAfterMs: PENDING_CHECK_MS } as const;
     }
-    return refusedOrUnknown('stkpush', answer);
+    return refusedOrUnknown('stkpush', answer, [password, callbackTokenOf(keys.callback, purseId)]);
   }
 
   async function stkQuery(checkoutRequestId: string, signal: AbortSignal): Promise<StatusOutcome> {
     const timestamp = darajaTimestamp(nowMs());
+    const password = stkPassword(config.shortcode, config.passkey, timestamp);
     const answer = await call(
       '/mpesa/stkpushquery/v1/query',
       {
         BusinessShortCode: config.shortcode,
-        Password: stkPassword(config.shortcode, config.passkey, timestamp),
+        Password: password,
         Timestamp: timestamp,
         CheckoutRequestID: checkoutRequestId,
       },
@@ -225,7 +202,7 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
     if (answer.status === 200 && String(answer.json?.ResponseCode) === '0') {
       return outcomeOfStk(answer.json?.ResultCode as string | undefined, checkoutRequestId);
     }
-    throw new MpesaError(`mpesa: stkpushquery answered ${answer.status}`, answer.status);
+    throw failure('stkpushquery', answer, [password]);
   }
 
   const callbacks: ConnectorCallbacks = {
@@ -247,11 +224,8 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
       `(${MPESA_CALLBACK_ID_PARAM}) and an HMAC token of it (${MPESA_CALLBACK_TOKEN_PARAM}) under a key derived from the service key`,
     verify: (_headers: CallbackHeaders, _rawBody: string, query?: CallbackQuery) => {
       const id = query?.[MPESA_CALLBACK_ID_PARAM];
-      const given = query?.[MPESA_CALLBACK_TOKEN_PARAM];
-      if (typeof id !== 'string' || id === '' || typeof given !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(given)) return false;
-      const expected = Buffer.from(callbackTokenOf(keys.callback, id), 'base64url');
-      const provided = Buffer.from(given, 'base64url');
-      return provided.length === expected.length && timingSafeEqual(provided, expected);
+      if (typeof id !== 'string' || id === '') return false;
+      return verifyCallbackToken(keys.callback, id, query?.[MPESA_CALLBACK_TOKEN_PARAM]);
     },
     parse: (body, query) => {
       const id = query?.[MPESA_CALLBACK_ID_PARAM];
@@ -311,7 +285,7 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
       // A repeated OriginatorConversationID: Daraja already took this request (its answer was
       // lost); the Result of that one comes to the same URL.
       if (answer.status === 409) return { status: 'pending', providerReference: originator, checkAfterMs: B2C_CHECK_MS };
-      return refusedOrUnknown('b2c', answer);
+      return refusedOrUnknown('b2c', answer, [callbackTokenOf(keys.callback, request.idempotencyKey)]);
     },
 
     async getStatus(request, signal) {

@@ -89,11 +89,6 @@ export function mpesaKeys(hashKey: Buffer): MpesaKeys {
   };
 }
 
-/** The unguessable token one Purse id's callback URL carries (Daraja does not sign callbacks). */
-export function callbackTokenOf(key: Buffer, purseId: string): string {
-  return createHmac('sha256', key).update(purseId).digest('base64url');
-}
-
 /**
  * The B2C OriginatorConversationID of a refund or payout: derived from its id, so a request
  * repeated after a lost answer carries the same one and Daraja refuses it as a duplicate.

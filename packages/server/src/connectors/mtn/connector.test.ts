@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { callbackTokenOf } from '../callback-token.ts';
 import { createMtnConnector } from './connector.ts';
-import { callbackTokenOf, mtnKeys } from './transformers.ts';
+import { mtnKeys } from './transformers.ts';
 
 const hashKey = Buffer.alloc(32, 3);
 const creds = { subscriptionKey: 'sub', apiUser: 'user', apiKey: 'key' };

@@ -1,41 +1,20 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
-import type { MtnConfig, MtnProductCredentials } from '../../config.ts';
 import { isIdOf } from '../../shared/ids.ts';
 import { formatAmount } from '../../shared/money.ts';
+import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
-import {
-  callbackTokenOf,
-  hintOf,
-  type MtnStatusBody,
-  msisdnOf,
-  mtnKeys,
-  outcomeOfStatus,
-  PENDING_CHECK_MS,
-  referenceIdOf,
-} from './transformers.ts';
+import { ProviderHttpError } from '../provider-error.ts';
+import { accessTokenOf, createTokenCache } from '../token-cache.ts';
+import type { MtnConfig, MtnProductCredentials } from './config.ts';
+import { hintOf, type MtnStatusBody, msisdnOf, mtnKeys, outcomeOfStatus, PENDING_CHECK_MS, referenceIdOf } from './transformers.ts';
 
 type Product = 'collection' | 'disbursement';
 
 /** Where each product creates a request and reads its status. */
 const RESOURCE: Record<Product, string> = { collection: 'requesttopay', disbursement: 'transfer' };
 
-/** A token is renewed this long before MTN says it expires (at most half its life). */
-const TOKEN_MARGIN_MS = 60_000;
-
 /** The query parameter of the callback URL that carries the per-object token. */
 export const MTN_CALLBACK_TOKEN_PARAM = 't';
-
-/** An MTN answer Purse did not expect; never carries credentials, only the call and its status. */
-export class MtnError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode: number | null,
-  ) {
-    super(message);
-    this.name = 'MtnError';
-  }
-}
 
 /** What MTN sends to X-Callback-Url: the same body as its status call. */
 export const MtnCallbackSchema = Type.Object(
@@ -56,59 +35,37 @@ export const MtnCallbackSchema = Type.Object(
 export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer }): Connector {
   const { config } = deps;
   const keys = mtnKeys(deps.hashKey);
-  const tokens = new Map<Product, { value: Promise<string>; renewAt: number }>();
 
   const credentials = (product: Product): MtnProductCredentials => config[product];
+  /** What an error must never repeat if MTN echoes it back: every credential of both products. */
+  const secrets = [config.collection, config.disbursement].flatMap((c) => [c.subscriptionKey, c.apiUser, c.apiKey]);
+  const failure = (operation: string, res: Response, extraSecrets: readonly string[] = []) =>
+    ProviderHttpError.of(res, { provider: 'mtn', operation, secrets: [...secrets, ...extraSecrets] });
 
-  async function fetchToken(product: Product, signal: AbortSignal): Promise<{ token: string; expiresInS: number }> {
-    const creds = credentials(product);
-    const basic = Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64');
-    const res = await fetch(`${config.baseUrl}/${product}/token/`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'ocp-apim-subscription-key': creds.subscriptionKey },
-      signal,
-    });
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new MtnError(`mtn: ${product} token answered ${res.status}`, res.status);
-    }
-    const body = (await res.json()) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') throw new MtnError(`mtn: ${product} token answer has no access_token`, res.status);
-    const expiresInS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
-    return { token: body.access_token, expiresInS };
-  }
+  const tokens = createTokenCache<Product>({
+    issue: async (product, signal) => {
+      const creds = credentials(product);
+      const basic = Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64');
+      const res = await fetch(`${config.baseUrl}/${product}/token/`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${basic}`, 'ocp-apim-subscription-key': creds.subscriptionKey },
+        signal,
+      });
+      // MTN's tokens last an hour when its answer does not say.
+      return accessTokenOf(res, { provider: 'mtn', operation: `${product} token`, fallbackLifetimeS: 3600, secrets });
+    },
+  });
 
-  /** The cached token of a product, or a new one (one request shared by concurrent callers). */
-  function token(product: Product, signal: AbortSignal): Promise<string> {
-    const cached = tokens.get(product);
-    if (cached && Date.now() < cached.renewAt) return cached.value;
-    const entry = { value: Promise.resolve(''), renewAt: Number.POSITIVE_INFINITY };
-    entry.value = fetchToken(product, signal).then(
-      ({ token: value, expiresInS }) => {
-        const lifeMs = expiresInS * 1000;
-        entry.renewAt = Date.now() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2);
-        return value;
-      },
-      (error: unknown) => {
-        if (tokens.get(product) === entry) tokens.delete(product);
-        throw error;
-      },
-    );
-    tokens.set(product, entry);
-    return entry.value;
-  }
-
-  /** One API call with a Bearer token; a 401 drops the token and tries once more with a new one. */
-  async function call(
+  /** One API call with the product's Bearer token (a 401 is retried once with a new token: createTokenCache). */
+  function call(
     product: Product,
     method: 'GET' | 'POST',
     path: string,
     signal: AbortSignal,
     extra: { headers?: Record<string, string>; body?: unknown } = {},
   ): Promise<Response> {
-    for (let attempt = 0; ; attempt++) {
-      const bearer = await token(product, signal);
-      const res = await fetch(`${config.baseUrl}/${product}/v1_0/${path}`, {
+    return tokens.send(product, signal, (bearer) =>
+      fetch(`${config.baseUrl}/${product}/v1_0/${path}`, {
         method,
         headers: {
           authorization: `Bearer ${bearer}`,
@@ -119,12 +76,8 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
         },
         ...(extra.body !== undefined ? { body: JSON.stringify(extra.body) } : {}),
         signal,
-      });
-      if (res.status !== 401 || attempt > 0) return res;
-      await res.body?.cancel();
-      const cached = tokens.get(product);
-      if (cached && (await cached.value.catch(() => null)) === bearer) tokens.delete(product);
-    }
+      }),
+    );
   }
 
   const productOf = (purseId: string): Product => (isIdOf('refund', purseId) || isIdOf('payout', purseId) ? 'disbursement' : 'collection');
@@ -136,28 +89,30 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
       await res.body?.cancel();
       return { status: 'not_found' };
     }
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new MtnError(`mtn: ${product} status answered ${res.status}`, res.status);
-    }
+    if (res.status !== 200) throw await failure(`${product} status`, res);
     return outcomeOfStatus((await res.json()) as MtnStatusBody, referenceId);
   }
 
   /** Creates the request under the Purse id's reference; a 409 means MTN already has it: its status answers. */
   async function create(product: Product, purseId: string, body: Record<string, unknown>, signal: AbortSignal): Promise<ProviderOutcome> {
     const referenceId = referenceIdOf(keys.reference, purseId);
-    const callbackUrl = `${config.publicUrl}/provider-callbacks/mtn?${MTN_CALLBACK_TOKEN_PARAM}=${callbackTokenOf(keys.callback, purseId)}`;
+    const callbackToken = callbackTokenOf(keys.callback, purseId);
+    const callbackUrl = `${config.publicUrl}/provider-callbacks/mtn?${MTN_CALLBACK_TOKEN_PARAM}=${callbackToken}`;
     const res = await call(product, 'POST', RESOURCE[product], signal, {
       headers: { 'x-reference-id': referenceId, 'x-callback-url': callbackUrl },
       body,
     });
-    await res.body?.cancel();
-    if (res.status === 202) return { status: 'pending', providerReference: referenceId, checkAfterMs: PENDING_CHECK_MS };
+    if (res.status === 202) {
+      await res.body?.cancel();
+      return { status: 'pending', providerReference: referenceId, checkAfterMs: PENDING_CHECK_MS };
+    }
+    // Read before the status call below: the error, if there is one, reports this answer.
+    const error = await failure(RESOURCE[product], res, [callbackToken]);
     if (res.status === 409) {
       const known = await status(product, purseId, signal);
       if (known.status !== 'not_found') return known;
     }
-    throw new MtnError(`mtn: ${RESOURCE[product]} answered ${res.status}`, res.status);
+    throw error;
   }
 
   const callbacks: ConnectorCallbacks = {
@@ -172,8 +127,6 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
       'MTN MoMo does not sign callbacks: Purse gives MTN a callback URL carrying a token (HMAC of the object id under a key ' +
       `derived from the service key) in the ${MTN_CALLBACK_TOKEN_PARAM} query parameter, checked against the body's externalId`,
     verify: (_headers: CallbackHeaders, rawBody: string, query?: CallbackQuery) => {
-      const given = query?.[MTN_CALLBACK_TOKEN_PARAM];
-      if (typeof given !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(given)) return false;
       let externalId: unknown;
       try {
         externalId = (JSON.parse(rawBody) as { externalId?: unknown } | null)?.externalId;
@@ -181,9 +134,7 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
         return false;
       }
       if (typeof externalId !== 'string' || externalId === '') return false;
-      const expected = Buffer.from(callbackTokenOf(keys.callback, externalId), 'base64url');
-      const provided = Buffer.from(given, 'base64url');
-      return provided.length === expected.length && timingSafeEqual(provided, expected);
+      return verifyCallbackToken(keys.callback, externalId, query?.[MTN_CALLBACK_TOKEN_PARAM]);
     },
     parse: (body) => hintOf(body as MtnStatusBody),
   };

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FailureCode } from '../../shared/failures.ts';
+import { callbackTokenOf } from '../callback-token.ts';
 import type { CallbackHint, StatusOutcome } from '../connector.ts';
-import {
-  callbackTokenOf,
-  hintOf,
-  type MtnStatusBody,
-  msisdnOf,
-  mtnKeys,
-  outcomeOfStatus,
-  PENDING_CHECK_MS,
-  referenceIdOf,
-} from './transformers.ts';
+import { hintOf, type MtnStatusBody, msisdnOf, mtnKeys, outcomeOfStatus, PENDING_CHECK_MS, referenceIdOf } from './transformers.ts';
 
 const REF = '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 

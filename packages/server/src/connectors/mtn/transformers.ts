@@ -116,8 +116,3 @@ export function referenceIdOf(key: Buffer, purseId: string): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-
-/** The unguessable token of one Purse id that its callback URL carries (MTN does not sign callbacks). */
-export function callbackTokenOf(key: Buffer, purseId: string): string {
-  return createHmac('sha256', key).update(purseId).digest('base64url');
-}

@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Type } from 'typebox';
 import { FAILURE_CODES } from '../../shared/failures.ts';
+import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
 import type { CallbackHeaders, ConnectorCallbacks } from '../connector.ts';
 import { hintOf, type SandboxCallbackBody } from './transformers.ts';
 
@@ -38,16 +39,12 @@ export function sandboxCallbackKey(hashKey: Buffer): Buffer {
 }
 
 export function signSandboxCallback(key: Buffer, rawBody: string): string {
-  return createHmac('sha256', key).update(rawBody, 'utf8').digest('base64url');
+  return callbackTokenOf(key, rawBody);
 }
 
 /** Constant-time check of the one signature header; a missing, repeated or malformed header fails. */
 export function verifySandboxCallback(key: Buffer, headers: CallbackHeaders, rawBody: string): boolean {
-  const header = headers[SANDBOX_SIGNATURE_HEADER];
-  if (typeof header !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(header)) return false;
-  const expected = Buffer.from(signSandboxCallback(key, rawBody), 'base64url');
-  const given = Buffer.from(header, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return verifyCallbackToken(key, rawBody, headers[SANDBOX_SIGNATURE_HEADER]);
 }
 
 /** The sandbox's side of POST /provider-callbacks/sandbox. */
