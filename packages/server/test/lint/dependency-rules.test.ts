@@ -135,7 +135,7 @@ test("config.ts may import a provider's config.ts, and no other file of connecto
   const file = CLEAN['src/config.ts'];
   assert.ok(file !== undefined);
   writeTree(root, { ...CLEAN, 'src/config.ts': `import './connectors/mtn/connector.ts';\n${file}` });
-  const found = await violations(root, 'src');
+  const found = await violations(root, ['src']);
   assert.deepEqual(
     found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`),
     ['config-imports-only-shared: src/config.ts -> src/connectors/mtn/connector.ts'],
