@@ -17,3 +17,6 @@ export function mergedInput<Item>(columns: readonly MergedColumn<Item>[], option
     parameters: (items: readonly Item[]): unknown[][] => columns.map(([, , value]) => items.map(value)),
   };
 }
+
+/** A jsonb column's parameter: the value as JSON text, NULL as NULL. */
+export const jsonParameter = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { ctes } from '../../db/cte.ts';
 import type { MergedWrite, WriteLane } from '../../db/group-commit.ts';
-import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
+import { jsonParameter, type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import { insertEvents } from '../../events/store.ts';
 import { deliveriesFor } from '../../webhooks/store.ts';
 import type { ChargeRow } from '../view.ts';
@@ -73,7 +73,7 @@ interface ClaimItem {
 function parameterOf(row: ChargeRow, column: keyof typeof CHARGE_COLUMNS): unknown {
   const value = row[column];
   if (value instanceof Date) return value.toISOString();
-  if (CHARGE_COLUMNS[column] === 'jsonb') return value === null ? null : JSON.stringify(value);
+  if (CHARGE_COLUMNS[column] === 'jsonb') return jsonParameter(value);
   return value;
 }
 

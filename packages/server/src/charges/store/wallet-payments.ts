@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { columnOf, ctes } from '../../db/cte.ts';
 import type { MergedWrite } from '../../db/group-commit.ts';
-import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
+import { jsonParameter, type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import { eventType, insertEvents } from '../../events/store.ts';
 import { eventPayload } from '../../events/view.ts';
 import { merchantAccount, newEntryId, walletAccount } from '../../ledger/accounts.ts';
@@ -61,21 +61,19 @@ export interface WalletPaymentItem {
   shard: number;
 }
 
-const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-
 /** The merged statement's input: one array parameter per column, one element per payment. */
 const INPUT = mergedInput<WalletPaymentItem>([
   ['id', 'text', (p) => p.base.id],
   ['merchant_id', 'text', (p) => p.base.merchant_id],
   ['reference', 'text', (p) => p.base.reference],
-  ['fingerprint', 'jsonb', (p) => json(p.base.request_fingerprint)],
+  ['fingerprint', 'jsonb', (p) => jsonParameter(p.base.request_fingerprint)],
   ['amount', 'bigint', (p) => p.base.amount],
   ['currency', 'text', (p) => p.base.currency],
-  ['method', 'jsonb', (p) => json(p.base.method)],
+  ['method', 'jsonb', (p) => jsonParameter(p.base.method)],
   ['wallet_id', 'text', (p) => p.base.wallet_id],
-  ['customer', 'jsonb', (p) => json(p.base.customer)],
+  ['customer', 'jsonb', (p) => jsonParameter(p.base.customer)],
   ['description', 'text', (p) => p.base.description],
-  ['metadata', 'jsonb', (p) => json(p.base.metadata)],
+  ['metadata', 'jsonb', (p) => jsonParameter(p.base.metadata)],
   ['callback_url', 'text', (p) => p.base.callback_url],
   ['livemode', 'boolean', (p) => p.base.livemode],
   ['at', 'timestamptz', (p) => p.base.created_at.toISOString()],

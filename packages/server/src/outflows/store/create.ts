@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { addRefunded, lockPaymentsForRefund } from '../../charges/store/refunded.ts';
 import { type Cte, columnOf, ctes } from '../../db/cte.ts';
 import type { MergedWrite } from '../../db/group-commit.ts';
-import { type MergedColumn, mergedInput } from '../../db/merged-input.ts';
+import { jsonParameter, type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import { eventType, insertEvents } from '../../events/store.ts';
 import { eventPayload } from '../../events/view.ts';
 import { merchantAccount, newEntryId, reservedAccount, walletAccount } from '../../ledger/accounts.ts';
@@ -78,9 +78,6 @@ const OUTFLOW_COLUMNS = {
 
 type Column = keyof typeof OUTFLOW_COLUMNS;
 
-/** A jsonb column's parameter: the value as JSON text, NULL as NULL. */
-const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-
 /** Where an outflow's money goes when it is created: the wallet, or the merchant's reserve until the provider answers. */
 const inAccount = (base: OutflowRow) => (base.wallet_id ? walletAccount(base.wallet_id) : reservedAccount(base.merchant_id, base.currency));
 
@@ -115,17 +112,17 @@ const INPUT = mergedInput<OutflowItem>(
     ['kind', 'text', (o) => o.plan.base.kind],
     ['merchant_id', 'text', (o) => o.plan.base.merchant_id],
     ['reference', 'text', (o) => o.plan.base.reference],
-    ['fingerprint', 'jsonb', (o) => json(o.plan.base.request_fingerprint)],
+    ['fingerprint', 'jsonb', (o) => jsonParameter(o.plan.base.request_fingerprint)],
     ['status', 'text', (o) => o.plan.base.status],
     ['amount', 'bigint', (o) => o.plan.base.amount],
     ['currency', 'text', (o) => o.plan.base.currency],
     ['payment_id', 'text', (o) => o.plan.base.payment_id],
     ['reason', 'text', (o) => o.plan.base.reason],
     ['destination_type', 'text', (o) => o.plan.base.destination_type],
-    ['destination', 'jsonb', (o) => json(o.plan.base.destination)],
+    ['destination', 'jsonb', (o) => jsonParameter(o.plan.base.destination)],
     ['wallet_id', 'text', (o) => o.plan.base.wallet_id],
     ['description', 'text', (o) => o.plan.base.description],
-    ['metadata', 'jsonb', (o) => json(o.plan.base.metadata)],
+    ['metadata', 'jsonb', (o) => jsonParameter(o.plan.base.metadata)],
     ['callback_url', 'text', (o) => o.plan.base.callback_url],
     ['refuse', 'text', (o) => o.plan.refuse],
     ['refuse_message', 'text', (o) => (o.plan.refuse ? FAILURE_MESSAGES[o.plan.refuse] : null)],
