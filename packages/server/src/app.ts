@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { registerBalanceTransactionRoutes } from './balance/routes.ts';
@@ -14,6 +13,7 @@ import { registerMerchantRoutes } from './merchants/routes.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerCardAuthenticationRoutes } from './payments/authentication-routes.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
 import { registerPayoutRoutes } from './payouts/routes.ts';
 import { registerProviderCallbackRoutes } from './provider-callbacks/routes.ts';
@@ -67,11 +67,7 @@ export async function createApp(deps: Deps) {
     webhooks,
     providerCallbacks,
   } = deps.services;
-  await app.register(async (token) => {
-    // Form bodies only for the token endpoint; every /v1 route takes JSON alone.
-    await token.register(formbody, { bodyLimit: 4 * 1024 });
-    registerOAuthRoutes(token, { oauth });
-  });
+  await registerOAuthRoutes(app, { oauth });
   registerOpsRoutes(app, {
     db: deps.db.db,
     metrics: deps.metrics,
@@ -79,6 +75,7 @@ export async function createApp(deps: Deps) {
     limitsMode: deps.limits.counters.mode,
   });
   await registerDashboardRoutes(app);
+  await registerCardAuthenticationRoutes(app, { cardAuthentication: deps.services.cardAuthentication, sandbox: deps.sandboxConnector });
   // A scope of its own: the callback route keeps the raw body (the provider signs the bytes).
   await app.register(async (callbacks) => registerProviderCallbackRoutes(callbacks, { providerCallbacks }));
   // Every domain route is listed here, in the order the OpenAPI document shows them.
@@ -92,7 +89,7 @@ export async function createApp(deps: Deps) {
       });
       registerMerchantRoutes(v1, { merchants });
       registerWalletRoutes(v1, { wallets });
-      registerPaymentRoutes(v1, { charges });
+      registerPaymentRoutes(v1, { charges, cardOperations: deps.services.cardOperations });
       registerTopupRoutes(v1, { charges });
       registerRefundRoutes(v1, { outflows });
       registerPayoutRoutes(v1, { outflows });

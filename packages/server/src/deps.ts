@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { createBalanceTransactionService } from './balance/service.ts';
+import { authenticationUrls, publicOrigin } from './charges/authentication.ts';
+import { createCardAuthentication } from './charges/card-authentication.ts';
+import { createCardOperations } from './charges/operations.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
 import { createChargeReader } from './charges/store/read.ts';
@@ -74,6 +77,23 @@ function moneyWriting(db: DbHandle, config: Config, metrics: Metrics, options: B
   return { groupCommit, writes };
 }
 
+/** The built-in sandbox provider, serving every means of sandbox merchants. */
+function sandboxOf(db: DbHandle, config: Config, clock: Clock, hashKey: Buffer) {
+  return createSandboxConnector({
+    db: db.db,
+    // The simulated provider's books batch their own writes, apart from Purse's money writes.
+    writes: createGroupCommit(db, {
+      lanes: config.groupCommitLanes === 0 ? 0 : db.kind === 'pglite' ? 1 : 2,
+      maxBatch: config.groupCommitMaxBatch,
+    }),
+    clock,
+    delayMs: config.sandboxDelayMs,
+    hashKey,
+    faults: config.sandboxFaults,
+    origin: publicOrigin(config),
+  });
+}
+
 /** The one place that constructs the database, clock and services. */
 export async function buildDeps(config: Config, options: BuildDepsOptions = {}) {
   const db = options.db ?? (await createDb(config));
@@ -108,18 +128,9 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     addressLimit,
   });
   const merchants = createMerchantService({ db: db.db, clock, hashKey, onCredentialsChanged: (clientId) => oauth.forgetClient(clientId) });
-  const sandboxConnector = createSandboxConnector({
-    db: db.db,
-    // The simulated provider's books batch their own writes, apart from Purse's money writes.
-    writes: createGroupCommit(db, {
-      lanes: config.groupCommitLanes === 0 ? 0 : db.kind === 'pglite' ? 1 : 2,
-      maxBatch: config.groupCommitMaxBatch,
-    }),
-    clock,
-    delayMs: config.sandboxDelayMs,
-    hashKey,
-    faults: config.sandboxFaults,
-  });
+  // The 3-D Secure URLs of card payments: Purse's own, which send the payer to the acquirer and back.
+  const authentication = authenticationUrls(publicOrigin(config), hashKey);
+  const sandboxConnector = sandboxOf(db, config, clock, hashKey);
   // Every connector, once: each declares the routes it serves. A provider is its folder under
   // connectors/ plus its line here.
   const registry = createConnectorRegistry([
@@ -135,6 +146,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
     registry,
     log: logger,
     providerTimeoutMs: config.providerTimeoutMs,
+    authentication,
   });
   const outflowSettlement = createOutflowSettlement({
     db: db.db,
@@ -150,6 +162,8 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   // What every money service takes.
   const money = { db: db.db, groupCommit, writes, clock, config, hashKey };
   const charges = createChargeService({ ...money, reader: chargeReader, registry, settlement });
+  const cardOperations = createCardOperations({ db: db.db, clock, config, registry, settlement });
+  const cardAuthentication = createCardAuthentication({ db: db.db, settlement, urls: authentication, log: logger });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const transfers = createTransferService(money);
   const outflows = createOutflowService({ ...money, chargeReader, registry, settlement: outflowSettlement });
@@ -196,6 +210,8 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
       merchants,
       oauth,
       charges,
+      cardOperations,
+      cardAuthentication,
       wallets,
       transfers,
       outflows,

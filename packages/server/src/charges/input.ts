@@ -114,3 +114,20 @@ export function checkMethodShape(method: Record<string, unknown>, param: string)
     if (key !== 'type' && key !== type) throw invalid(`${param}.${key}`, `is not allowed when ${param}.type is ${type}`);
   }
 }
+
+/**
+ * Where the payer's browser goes after 3-D Secure: an absolute http(s) URL without credentials.
+ * Only a browser follows it (Purse never fetches it), so any host is allowed.
+ */
+export function checkReturnUrl(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid('return_url', 'must be an absolute http(s) URL, such as https://shop.example/paid');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw invalid('return_url', 'must be an http(s) URL');
+  if (parsed.username || parsed.password) throw invalid('return_url', 'must not carry credentials');
+  return url;
+}

@@ -48,6 +48,8 @@ export function walletPaymentForPgbench(values: PgbenchValues, fixed: { amountMi
     description: null,
     metadata: {},
     callbackUrl: null,
+    captureMethod: 'automatic',
+    returnUrl: null,
     // Keyed hashes in production; their size is what matters here.
     fingerprint: { amount: 'x'.repeat(43), currency: 'x'.repeat(43), payment_method: 'x'.repeat(43), metadata: 'x'.repeat(43) },
   };

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
 import type { ProviderMethod } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
-import type { ChargeKind, MethodType } from '../db/schema.ts';
+import type { CaptureMethod, ChargeKind, MethodType } from '../db/schema.ts';
 import type { AuthContext } from '../oauth/service.ts';
 import { ApiError } from '../shared/errors.ts';
 import { type Fingerprint, fingerprint } from '../shared/fingerprint.ts';
@@ -30,6 +30,9 @@ export interface PreparedCharge {
   description: string | null;
   metadata: Record<string, string>;
   callbackUrl: string | null;
+  /** Cards: authorise only (manual) or capture at once; where the payer returns after 3-D Secure. */
+  captureMethod: CaptureMethod;
+  returnUrl: string | null;
   fingerprint: Fingerprint;
 }
 
@@ -45,6 +48,8 @@ export interface ChargeBody {
   description?: string;
   metadata?: Record<string, string>;
   callback_url?: string;
+  capture_method?: CaptureMethod;
+  return_url?: string;
 }
 
 const missingWallet = (param: string) =>
@@ -155,6 +160,14 @@ export async function prepareCharge(
   const callbackUrl = input.checkCallback(body.callback_url, config, auth.livemode);
   const description = body.description ?? null;
   const metadata = body.metadata ?? {};
+  const captureMethod = body.capture_method ?? 'automatic';
+  const returnUrl = input.checkReturnUrl(body.return_url);
+  if (described.methodType !== 'card') {
+    if (captureMethod !== 'automatic') throw cardsOnly('capture_method', body.methodParam);
+    if (returnUrl !== null) throw cardsOnly('return_url', body.methodParam);
+  } else if (auth.livemode) {
+    await checkRawCardData(deps.db, auth);
+  }
 
   const walletParam = kind === 'topup' ? 'wallet_id' : `${body.methodParam}.wallet.wallet_id`;
   const walletId =
@@ -175,6 +188,9 @@ export async function prepareCharge(
     metadata,
     callback_url: callbackUrl,
   };
+  // Only when given: the fingerprint of a request that never named them stays what it was.
+  if (body.capture_method !== undefined) fields.capture_method = captureMethod;
+  if (returnUrl !== null) fields.return_url = returnUrl;
   if (kind === 'payment') fields.customer = customer;
   else fields.wallet_id = walletId;
   return {
@@ -191,8 +207,28 @@ export async function prepareCharge(
     description,
     metadata,
     callbackUrl,
+    captureMethod,
+    returnUrl,
     fingerprint: fingerprint(hashKey, fields),
   };
+}
+
+const cardsOnly = (param: string, methodParam: string) =>
+  new ApiError('parameter_invalid', `${param} applies to card payments only (${methodParam}.type card).`, { param });
+
+/**
+ * A live merchant posts card numbers through the API only when the operator allowed it
+ * (`purse merchant update --raw-card-data`); sandbox merchants may always send test cards.
+ */
+async function checkRawCardData(db: Db, auth: AuthContext): Promise<void> {
+  const merchant = await db.selectFrom('merchants').select('raw_card_data').where('id', '=', auth.merchantId).executeTakeFirst();
+  if (merchant?.raw_card_data) return;
+  throw new ApiError(
+    'raw_card_data_not_allowed',
+    'This live account may not send card numbers through the API: collect cards with a hosted checkout session ' +
+      '(POST /v1/checkout_sessions), or ask the operator to allow raw card data for the account.',
+    { param: 'payment_method.card' },
+  );
 }
 
 /** The row a new charge would have in the database, for rendering before it is read back. */
@@ -228,5 +264,16 @@ export function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: stri
     lease_until: null,
     attempts: 0,
     amount_refunded: '0',
+    capture_method: prepared.captureMethod,
+    amount_capturable: null,
+    amount_received: null,
+    capture_before: null,
+    next_action: null,
+    provider_action_url: null,
+    return_url: prepared.returnUrl,
+    three_d_secure: null,
+    cancellation_reason: null,
+    pending_operation: null,
+    operation_amount: null,
   };
 }

@@ -90,7 +90,23 @@ export const PaymentMethodView = Type.Object(
   {
     type: methodTypes(METHOD_TYPES),
     mobile_money: Type.Optional(Type.Object({ phone_number: Type.String(), provider: Type.Union([Type.String(), Type.Null()]) })),
-    card: Type.Optional(Type.Object({ brand: Type.String(), last4: Type.String(), exp_month: Type.Integer(), exp_year: Type.Integer() })),
+    card: Type.Optional(
+      Type.Object({
+        brand: Type.String(),
+        last4: Type.String(),
+        exp_month: Type.Integer(),
+        exp_year: Type.Integer(),
+        three_d_secure: Type.Optional(
+          Type.Union(
+            [
+              Type.Object({ result: Type.Union([Type.Literal('authenticated'), Type.Literal('failed'), Type.Literal('not_required')]) }),
+              Type.Null(),
+            ],
+            { description: 'Payments only: what 3-D Secure decided, once the acquirer said (null before, or when it did not say).' },
+          ),
+        ),
+      }),
+    ),
     wallet: Type.Optional(Type.Object({ wallet_id: Type.String() })),
   },
   { $id: 'PaymentMethodView' },
@@ -100,7 +116,58 @@ export const Failure = Type.Union([Type.Object({ code: Type.String(), message: T
   description: 'Why the object failed; null unless status is failed.',
 });
 
-export const ChargeStatus = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]);
+export const ChargeStatus = Type.Union(
+  [
+    Type.Literal('pending'),
+    Type.Literal('requires_action'),
+    Type.Literal('requires_capture'),
+    Type.Literal('succeeded'),
+    Type.Literal('failed'),
+    Type.Literal('canceled'),
+  ],
+  {
+    description:
+      'pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), ' +
+      'requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled.',
+  },
+);
+
+export const CaptureMethod = Type.Union([Type.Literal('automatic'), Type.Literal('manual')], {
+  description:
+    'Cards: automatic (default) captures when authorised; manual authorises only, and POST /v1/payments/{id}/capture takes the money.',
+});
+
+export const NextAction = Type.Union(
+  [
+    Type.Object({
+      type: Type.Literal('redirect_to_url'),
+      redirect_to_url: Type.Object({
+        url: Type.String({ description: "A Purse URL: send the payer's browser there to complete 3-D Secure." }),
+        return_url: Type.Union([Type.String(), Type.Null()], {
+          description: 'Where Purse sends the browser afterwards, with ?payment_id=…',
+        }),
+      }),
+      expires_at: Type.String({ format: 'date-time', description: 'An unfinished challenge fails authentication_failed then.' }),
+    }),
+    Type.Null(),
+  ],
+  { description: 'What the payer must do; null unless status is requires_action.' },
+);
+
+export const CancellationReason = Type.Union(
+  [
+    Type.Literal('requested_by_customer'),
+    Type.Literal('duplicate'),
+    Type.Literal('fraudulent'),
+    Type.Literal('abandoned'),
+    Type.Literal('expired'),
+    Type.Null(),
+  ],
+  {
+    description:
+      'Why a canceled payment was canceled: a reason the merchant gave, or expired (the hold was not captured by capture_before).',
+  },
+);
 
 const commonViewFields = {
   reference: Type.String(),
@@ -126,6 +193,15 @@ export const PaymentView = Type.Object(
     object: Type.Literal('payment'),
     ...commonViewFields,
     amount_refunded: Type.String({ description: 'Pending and succeeded refunds of this payment ("0.00" when none).', examples: ['0.00'] }),
+    capture_method: CaptureMethod,
+    amount_capturable: Type.String({ description: 'What a capture may take now ("0.00" unless requires_capture).', examples: ['0.00'] }),
+    amount_received: Type.String({
+      description: 'What reached the merchant: the captured amount once succeeded, else "0.00". Refunds are capped by it.',
+      examples: ['1500.00'],
+    }),
+    capture_before: Nullable(Timestamp),
+    next_action: NextAction,
+    cancellation_reason: CancellationReason,
     payment_method: { $ref: 'PaymentMethodView#' } as unknown as typeof PaymentMethodView,
     customer: Type.Union([
       Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone_number: Nullable(Type.String()) }),

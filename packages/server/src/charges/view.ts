@@ -28,6 +28,33 @@ function common(row: ChargeRow) {
   };
 }
 
+/** What was received: the captured amount, the whole amount of an automatic success, else nothing. */
+export function receivedMinor(row: ChargeRow): bigint {
+  if (row.status !== 'succeeded') return 0n;
+  return BigInt(row.amount_received ?? row.amount);
+}
+
+/** A card's stored description, with what 3-D Secure decided once it is known. */
+function paymentMethodView(row: ChargeRow): unknown {
+  if (row.method_type !== 'card') return row.method;
+  const method = row.method as { type: 'card'; card: Record<string, unknown> };
+  const result = row.three_d_secure;
+  return { ...method, card: { ...method.card, three_d_secure: result ? { result } : null } };
+}
+
+/** A payment's card fields (§ cards): capture, the next action, cancellation. */
+function cardFields(row: ChargeRow) {
+  const capturable = row.status === 'requires_capture' ? BigInt(row.amount_capturable ?? row.amount) : 0n;
+  return {
+    capture_method: row.capture_method,
+    amount_capturable: formatAmount(capturable, row.currency),
+    amount_received: formatAmount(receivedMinor(row), row.currency),
+    capture_before: row.status === 'requires_capture' ? iso(row.capture_before) : null,
+    next_action: row.status === 'requires_action' ? (row.next_action ?? null) : null,
+    cancellation_reason: row.cancellation_reason,
+  };
+}
+
 /** The public object: a payment or a top-up, always with the same keys. */
 export function chargeView(row: ChargeRow) {
   if (row.kind === 'payment') {
@@ -36,7 +63,8 @@ export function chargeView(row: ChargeRow) {
       object: 'payment' as const,
       ...common(row),
       amount_refunded: formatAmount(BigInt(row.amount_refunded), row.currency),
-      payment_method: row.method,
+      ...cardFields(row),
+      payment_method: paymentMethodView(row),
       customer: row.customer ?? null,
     };
   }

@@ -9,8 +9,8 @@ import type { FailureCode } from '../shared/failures.ts';
 
 export type ProviderOutcome =
   /** `amountMinor`: what the provider says moved, when its answer says (reconciliation compares it). */
-  | { status: 'succeeded'; providerReference: string | null; amountMinor?: bigint }
-  | { status: 'failed'; providerReference: string | null; failureCode: FailureCode }
+  | { status: 'succeeded'; providerReference: string | null; amountMinor?: bigint; threeDSecure?: ThreeDSecureResult }
+  | { status: 'failed'; providerReference: string | null; failureCode: FailureCode; threeDSecure?: ThreeDSecureResult }
   /**
    * Accepted, not settled yet: ask again after `checkAfterMs` (or wait for a callback). The
    * reference is null only when the provider's is not known yet (an M-Pesa push whose answer was lost).
@@ -27,8 +27,47 @@ export type ProviderOutcome =
       known?: false;
     };
 
+/** What 3-D Secure decided for a card, when the acquirer says. */
+export type ThreeDSecureResult = 'authenticated' | 'failed' | 'not_required';
+
+/**
+ * Card states before money moves (an acquirer's or the sandbox's): the payer must confirm in a
+ * browser (`redirectUrl`: the acquirer's challenge page, which returns the payer to the request's
+ * `returnUrl`), an authorisation waits for capture (a hold, not money), or the authorisation was
+ * cancelled (by the merchant, or because the hold expired).
+ */
+export type CardOutcome =
+  | { status: 'requires_action'; providerReference: string; redirectUrl: string }
+  | {
+      status: 'requires_capture';
+      providerReference: string;
+      amountCapturableMinor: bigint;
+      captureBefore: Date | null;
+      threeDSecure?: ThreeDSecureResult;
+    }
+  | { status: 'canceled'; providerReference: string | null; reason: CancellationReason };
+
+export type CancellationReason = 'requested_by_customer' | 'duplicate' | 'fraudulent' | 'abandoned' | 'expired';
+
+/** Everything an authorisation can answer: a provider outcome, or, for cards, a state on the way. */
+export type AuthorisationOutcome = ProviderOutcome | CardOutcome;
+
 /** The provider has no record of this idempotency key: it was never reached. */
-export type StatusOutcome = ProviderOutcome | { status: 'not_found' };
+export type NotFound = { status: 'not_found' };
+/** A status as a provider of money movements (mobile money, money out) answers it. */
+export type ProviderStatusOutcome = ProviderOutcome | NotFound;
+export type StatusOutcome = AuthorisationOutcome | NotFound;
+
+/**
+ * A status read where only money movements are expected (refunds, payouts, reconciliation): a
+ * card state on the way (a challenge, a hold) has not moved money yet, so it reads as pending.
+ */
+export function asMovementStatus(status: StatusOutcome): ProviderStatusOutcome {
+  if (status.status === 'requires_action' || status.status === 'requires_capture' || status.status === 'canceled') {
+    return { status: 'pending', providerReference: status.providerReference, checkAfterMs: 60_000 };
+  }
+  return status;
+}
 
 /** The means a connector can serve: wallet payments never leave Purse, so they have none. */
 export type Means = 'mobile_money' | 'card';
@@ -54,6 +93,28 @@ export interface InitiateRequest {
   currency: string;
   method: ProviderMethod;
   expiresAt: Date | null;
+  /** Cards: authorise and capture at once, or authorise only (the merchant captures later). */
+  captureMethod?: 'automatic' | 'manual';
+  /** Cards: where the acquirer sends the payer's browser after a 3-D Secure challenge (a Purse URL). */
+  returnUrl?: string | null;
+}
+
+/** Capture of an authorised card payment: `amountMinor` ≤ what is capturable; the rest is released. */
+export interface CaptureRequest {
+  /** Stored before the call, derived from the payment and the operation: every retry reuses it. */
+  idempotencyKey: string;
+  /** The payment's own key (its id): what the authorisation was sent with. */
+  paymentKey: string;
+  providerReference: string | null;
+  amountMinor: bigint;
+  currency: string;
+}
+
+export interface CancelRequest {
+  idempotencyKey: string;
+  paymentKey: string;
+  providerReference: string | null;
+  reason: CancellationReason;
 }
 
 /** Where money out goes: a phone number, or back to the card a payment charged. */
@@ -127,7 +188,13 @@ export interface Connector {
   readonly name: string;
   /** The routes this connector serves; the registry refuses two connectors on one route. */
   readonly serves: readonly Route[];
-  initiate(request: InitiateRequest, signal: AbortSignal): Promise<ProviderOutcome>;
+  initiate(request: InitiateRequest, signal: AbortSignal): Promise<AuthorisationOutcome>;
+  /**
+   * Cards only (a connector without them cannot hold an authorisation): the payment's state at
+   * the provider after the capture or cancel, which a wrong state answers with the state as it is.
+   */
+  capture?(request: CaptureRequest, signal: AbortSignal): Promise<AuthorisationOutcome>;
+  cancel?(request: CancelRequest, signal: AbortSignal): Promise<AuthorisationOutcome>;
   /**
    * Money out (a refund or a payout). Idempotent on the key, like initiate: a request repeated
    * after a lost answer is the same request to the provider, never a second payment.

@@ -7,6 +7,7 @@ import * as m004 from './migrations/004-transfers.ts';
 import * as m005 from './migrations/005-ledger-order.ts';
 import * as m006 from './migrations/006-money-out.ts';
 import * as m007 from './migrations/007-merged-statement-abort.ts';
+import * as m009 from './migrations/009-card-states.ts';
 
 /** Numbered migrations, listed explicitly so bundlers and tsx see them without a directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-ledger-order': m005,
   '006-money-out': m006,
   '007-merged-statement-abort': m007,
+  '009-card-states': m009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -11,6 +11,12 @@ export type PendingTable = 'charges' | 'outflows';
 
 const table = (name: PendingTable): RawBuilder<unknown> => sql.table(name);
 
+/**
+ * Not final yet: an outflow is pending; a charge may also wait on the payer (requires_action) or
+ * the merchant (requires_capture). Each predicate is its table's partial "due" index's.
+ */
+const open = (name: PendingTable): RawBuilder<unknown> => (name === 'charges' ? sql`completed_at IS NULL` : sql`status = 'pending'`);
+
 /** The provider accepted the request and has not settled it yet: look again at `nextCheckAt`. */
 export async function markInitiated<Row>(
   db: Db,
@@ -20,7 +26,7 @@ export async function markInitiated<Row>(
   const result = await sql<Row>`
     UPDATE ${table(name)} SET provider_reference = coalesce(${p.providerReference}::text, provider_reference), provider_state = 'initiated',
       next_check_at = ${p.nextCheckAt}::timestamptz, lease_until = NULL, updated_at = ${p.now}::timestamptz
-    WHERE id = ${p.id} AND status = 'pending'
+    WHERE id = ${p.id} AND ${open(name)}
     RETURNING *`.execute(db);
   return result.rows[0];
 }
@@ -28,14 +34,14 @@ export async function markInitiated<Row>(
 /** Hands the object to the worker: the lease is dropped and it is looked at again at `nextCheckAt`. */
 export async function release(db: Db, name: PendingTable, id: string, nextCheckAt: Date): Promise<void> {
   await sql`UPDATE ${table(name)} SET lease_until = NULL, next_check_at = ${nextCheckAt}::timestamptz
-    WHERE id = ${id} AND status = 'pending'`.execute(db);
+    WHERE id = ${id} AND ${open(name)}`.execute(db);
 }
 
 /** Takes the lease of a pending object whose previous holder is gone (or never had one). */
 export async function claimLease<Row>(db: Db, name: PendingTable, id: string, now: Date, leaseUntil: Date): Promise<Row | undefined> {
   const result = await sql<Row>`
     UPDATE ${table(name)} SET lease_until = ${leaseUntil}::timestamptz, attempts = attempts + 1
-    WHERE id = ${id} AND status = 'pending' AND (lease_until IS NULL OR lease_until < ${now}::timestamptz)
+    WHERE id = ${id} AND ${open(name)} AND (lease_until IS NULL OR lease_until < ${now}::timestamptz)
     RETURNING *`.execute(db);
   return result.rows[0];
 }
@@ -51,7 +57,7 @@ export async function claimDue<Row>(db: Db, name: PendingTable, now: Date, lease
       next_check_at = ${now}::timestamptz + make_interval(secs => least(300, power(2, least(attempts, 8))))
     WHERE id IN (
       SELECT id FROM ${table(name)}
-      WHERE status = 'pending' AND next_check_at <= ${now}::timestamptz AND (lease_until IS NULL OR lease_until < ${now}::timestamptz)
+      WHERE ${open(name)} AND next_check_at <= ${now}::timestamptz AND (lease_until IS NULL OR lease_until < ${now}::timestamptz)
       ORDER BY next_check_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED

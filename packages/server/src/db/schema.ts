@@ -3,6 +3,8 @@ import type { ColumnType, Generated } from 'kysely';
 /** int8 columns: written as bigint or string, read back as string (parse with BigInt). */
 export type Int8 = ColumnType<string, bigint | string, bigint | string>;
 /** An int8 column with a default: may be left out of an insert. */
+/** A nullable bigint column. */
+export type NullableInt8 = ColumnType<string | null, bigint | string | null | undefined, bigint | string | null>;
 export type Int8Default = ColumnType<string, bigint | string | undefined, bigint | string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -16,6 +18,8 @@ export interface MerchantsTable {
   /** Bumped on secret rotation and disable; a token of another version is revoked. */
   credential_version: Generated<number>;
   webhook_secret_enc: string | null;
+  /** A live merchant may post raw card numbers through the API (migration 009; the operator decides). */
+  raw_card_data: Generated<boolean>;
   previous_webhook_secret_enc: string | null;
   previous_webhook_secret_expires_at: NullableTimestamp;
   created_at: Timestamp;
@@ -54,7 +58,11 @@ export interface WalletsTable {
 }
 
 export type ChargeKind = 'payment' | 'topup';
-export type ChargeStatus = 'pending' | 'succeeded' | 'failed';
+export type ChargeStatus = 'pending' | 'requires_action' | 'requires_capture' | 'succeeded' | 'failed' | 'canceled';
+/** The statuses a charge never leaves (completed_at is set exactly then). */
+export const FINAL_CHARGE_STATUSES = ['succeeded', 'failed', 'canceled'] as const;
+export type CaptureMethod = 'automatic' | 'manual';
+export type ChargeOperation = 'capture' | 'cancel';
 /** Every way to pay, in the order the API lists them; the method_type column's CHECK holds the same three. */
 export const METHOD_TYPES = ['mobile_money', 'card', 'wallet'] as const;
 export type MethodType = (typeof METHOD_TYPES)[number];
@@ -92,6 +100,19 @@ export interface ChargesTable {
   attempts: Generated<number>;
   /** Sum of the payment's pending and succeeded refunds (migration 006). */
   amount_refunded: Int8Default;
+  /** Card states (migration 009). */
+  capture_method: ColumnType<CaptureMethod, CaptureMethod | undefined, CaptureMethod>;
+  amount_capturable: NullableInt8;
+  /** What was captured; null: the whole amount once succeeded. */
+  amount_received: NullableInt8;
+  capture_before: NullableTimestamp;
+  next_action: JsonValue | null;
+  provider_action_url: string | null;
+  return_url: string | null;
+  three_d_secure: string | null;
+  cancellation_reason: string | null;
+  pending_operation: ChargeOperation | null;
+  operation_amount: NullableInt8;
 }
 
 export type OutflowKind = 'refund' | 'payout';
@@ -203,6 +224,12 @@ export interface SandboxProviderChargesTable {
   failure_code: string | null;
   complete_at: NullableTimestamp;
   created_at: Timestamp;
+  /** Card authorisations (migration 009): the amount asked, what was captured, how, the 3-D Secure challenge's state, where the payer returns. */
+  amount: NullableInt8;
+  amount_received: NullableInt8;
+  capture_method: string | null;
+  challenge: string | null;
+  return_url: string | null;
 }
 
 export interface WebhookEndpointsTable {

@@ -1,3 +1,4 @@
+import formbody from '@fastify/formbody';
 import { Type } from 'typebox';
 import type { RouteApp } from '../http/route-app.ts';
 import { OAuthError } from './errors.ts';
@@ -100,7 +101,15 @@ function readTokenRequest(fields: unknown, authorization: string | undefined) {
   return { clientId, clientSecret: bodyCredential(fields, 'client_secret'), usedBasic: false };
 }
 
-export function registerOAuthRoutes(app: RouteApp, deps: { oauth: OAuthService }): void {
+/** The token endpoint in a scope of its own: form bodies only there; every /v1 route takes JSON alone. */
+export async function registerOAuthRoutes(app: RouteApp, deps: { oauth: OAuthService }): Promise<void> {
+  await app.register(async (token) => {
+    await token.register(formbody, { bodyLimit: 4 * 1024 });
+    registerTokenRoutes(token, deps);
+  });
+}
+
+function registerTokenRoutes(app: RouteApp, deps: { oauth: OAuthService }): void {
   app.addSchema(TokenRequest);
   app.addSchema(TokenResponse);
   app.addSchema(OAuthErrorBody);

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import * as input from '../charges/input.ts';
 import { loadWallet } from '../charges/prepare.ts';
 import type { ChargeReader } from '../charges/store/read.ts';
-import type { ChargeRow } from '../charges/view.ts';
+import { type ChargeRow, receivedMinor } from '../charges/view.ts';
 import type { Config } from '../config.ts';
 import { type ConnectorRegistry, routeOf } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
@@ -215,7 +215,7 @@ export function createOutflowService(deps: {
       const reference = input.checkReference(body.reference);
       const payment = await loadPayment(auth, body.payment_id);
       if (payment.status !== 'succeeded') throw notRefundable();
-      const left = BigInt(payment.amount) - BigInt(payment.amount_refunded);
+      const left = receivedMinor(payment) - BigInt(payment.amount_refunded);
       const requested = body.amount === undefined ? null : input.checkAmount(body.amount, payment.currency, config);
       if (requested === null && left === 0n) throw notRefundable('This payment is already refunded in full.');
       const amount = requested ?? left;

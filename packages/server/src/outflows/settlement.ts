@@ -1,6 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { findChargeById } from '../charges/store/read.ts';
-import type { OutboundRequest, ProviderOutcome, StatusOutcome } from '../connectors/connector.ts';
+import {
+  asMovementStatus,
+  type OutboundRequest,
+  type ProviderOutcome,
+  type ProviderStatusOutcome,
+  type StatusOutcome,
+} from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import { eventPayload } from '../events/view.ts';
@@ -117,9 +123,9 @@ export function createOutflowSettlement(deps: {
   async function resume(outflow: OutflowRow): Promise<OutflowRow> {
     const connector = registry.get(outflow.provider);
     if (!connector) return applyOutcome(outflow, { status: 'failed', failureCode: 'provider_error', providerReference: null });
-    let status: StatusOutcome;
+    let status: ProviderStatusOutcome;
     try {
-      status = await providerStatus(outflow);
+      status = asMovementStatus(await providerStatus(outflow));
     } catch (error) {
       log.warn({ err: error, outflow_id: outflow.id }, 'provider status failed; will retry');
       await store.releaseOutflow(db, outflow.id, new Date(clock.now().getTime() + 5_000));

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import { ChargeListQuery, readChargeFilters } from '../charges/filters.ts';
+import type { CardOperations } from '../charges/operations.ts';
 import {
   Amount,
   CallbackUrl,
+  CaptureMethod,
   Currency,
   CustomerInput,
   Description,
@@ -30,6 +32,13 @@ export const CreatePaymentBody = Type.Object(
     description: Type.Optional(Description),
     callback_url: Type.Optional(CallbackUrl),
     metadata: Type.Optional(Metadata),
+    capture_method: Type.Optional(CaptureMethod),
+    return_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: "Cards: where Purse sends the payer's browser after 3-D Secure, with ?payment_id=… (absolute http(s) URL).",
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -59,7 +68,24 @@ export const CreatePaymentBody = Type.Object(
   },
 );
 
-export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeService }): void {
+const CaptureBody = Type.Object(
+  {
+    amount: Type.Optional({ ...Amount, description: 'At most amount_capturable; absent: all of it. A partial capture releases the rest.' }),
+  },
+  { additionalProperties: false },
+);
+const CancelBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.Union([Type.Literal('requested_by_customer'), Type.Literal('duplicate'), Type.Literal('fraudulent')], {
+        description: 'Shown as cancellation_reason; requested_by_customer when absent.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeService; cardOperations: CardOperations }): void {
   app.addSchema(PaymentMethodView);
   app.addSchema(PaymentView);
   const tags = ['Payments'];
@@ -109,6 +135,8 @@ export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeServ
     async (request) => deps.charges.getCharge(request.auth, 'payment', request.params.id),
   );
 
+  registerCardOperationRoutes(app, deps.cardOperations, tags);
+
   app.get(
     '/payments',
     {
@@ -124,5 +152,47 @@ export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeServ
       const query = request.query;
       return deps.charges.listCharges(request.auth, 'payment', readChargeFilters(query), readPageRequest(query, 'payment'));
     },
+  );
+}
+
+/** Capture and cancel of card payments (manual capture, 3-D Secure not finished). */
+function registerCardOperationRoutes(app: RouteApp, cardOperations: CardOperations, tags: string[]): void {
+  app.post(
+    '/payments/:id/capture',
+    {
+      schema: {
+        operationId: 'capturePayment',
+        tags,
+        summary: 'Capture an authorised card payment',
+        description:
+          'For a card payment created with capture_method manual, in requires_capture: takes amount (all of amount_capturable ' +
+          'when absent; a partial capture releases the rest) and answers the payment, succeeded with amount_received. The ' +
+          'same capture again answers the payment as it is. Another state: 409 payment_invalid_state. Concurrent captures ' +
+          'and cancels of one payment: exactly one is sent to the acquirer.',
+        params: IdParams,
+        body: CaptureBody,
+        response: { 200: { $ref: 'Payment#' }, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request) => cardOperations.capture(request.auth, request.params.id, request.body ?? {}),
+  );
+
+  app.post(
+    '/payments/:id/cancel',
+    {
+      schema: {
+        operationId: 'cancelPayment',
+        tags,
+        summary: 'Cancel a card payment that waits for 3-D Secure or capture',
+        description:
+          'From requires_action or requires_capture: the authorisation is released and the payment is canceled (final; no ' +
+          'money moved). The same cancel again answers the payment as it is. Another state: 409 payment_invalid_state ' +
+          '(a pending card payment cannot be canceled: its authorisation is in flight).',
+        params: IdParams,
+        body: CancelBody,
+        response: { 200: { $ref: 'Payment#' }, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request) => cardOperations.cancel(request.auth, request.params.id, request.body ?? {}),
   );
 }

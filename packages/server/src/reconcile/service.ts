@@ -1,6 +1,6 @@
 import type { Settlement } from '../charges/settlement.ts';
 import * as chargeStore from '../charges/store/read.ts';
-import type { StatusOutcome } from '../connectors/connector.ts';
+import { asMovementStatus, type ProviderStatusOutcome, type StatusOutcome } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
 import type { OutflowSettlement } from '../outflows/settlement.ts';
@@ -58,7 +58,7 @@ interface Subject {
   /** The provider's reference is known here. */
   referenced: boolean;
   ask(): Promise<StatusOutcome>;
-  apply(outcome: Extract<StatusOutcome, { status: 'succeeded' | 'failed' }>): Promise<unknown>;
+  apply(outcome: Extract<ProviderStatusOutcome, { status: 'succeeded' | 'failed' }>): Promise<unknown>;
 }
 
 /**
@@ -125,9 +125,9 @@ export function createReconciliation(deps: {
         const here = { status: s.status, amount: formatAmount(s.amount, s.currency), currency: s.currency };
         const mismatch = (kind: MismatchKind, at: Mismatch['provider']) =>
           report.mismatches.push({ kind, object: s.object, id: s.id, here, provider: at });
-        let status: StatusOutcome;
+        let status: ProviderStatusOutcome;
         try {
-          status = await s.ask();
+          status = asMovementStatus(await s.ask());
         } catch (error) {
           mismatch('provider_unreachable', { status: 'unknown', error: error instanceof Error ? error.message : String(error) });
           continue;

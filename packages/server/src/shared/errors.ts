@@ -14,6 +14,8 @@ export const ERROR_TYPES = {
   // Refunds (docs/api.md §14): the payment did not succeed, or the amount is above what is left.
   payment_not_refundable: ['invalid_request_error', 400],
   amount_too_large: ['invalid_request_error', 400],
+  // A live merchant the operator has not allowed to send card numbers (docs/api.md, cards).
+  raw_card_data_not_allowed: ['invalid_request_error', 400],
   token_missing: ['authentication_error', 401],
   token_invalid: ['authentication_error', 401],
   token_expired: ['authentication_error', 401],
@@ -24,6 +26,8 @@ export const ERROR_TYPES = {
   method_not_allowed: ['invalid_request_error', 405],
   reference_conflict: ['invalid_request_error', 409],
   invalid_state: ['invalid_request_error', 409],
+  // Capture or cancel of a payment in a state that does not allow it.
+  payment_invalid_state: ['invalid_request_error', 409],
   payload_too_large: ['invalid_request_error', 413],
   unsupported_media_type: ['invalid_request_error', 415],
   rate_limited: ['rate_limit_error', 429],

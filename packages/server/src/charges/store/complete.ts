@@ -16,19 +16,24 @@ import { present } from '../../shared/invariant.ts';
 import { deliveriesFor } from '../../webhooks/store.ts';
 import { type ChargeRow, chargeView } from '../view.ts';
 
-/** A provider's final word on a pending charge, as the statement writes it. */
+/** A provider's final word on a charge not final yet, as the statement writes it. */
 export interface Completion {
   charge: ChargeRow;
-  status: 'succeeded' | 'failed';
+  status: 'succeeded' | 'failed' | 'canceled';
   failureCode: string | null;
   failureMessage: string | null;
   providerReference: string | null;
+  /** Succeeded: what was received (the captured amount; the whole amount unless a partial capture). */
+  receivedMinor: bigint;
+  cancellationReason: string | null;
+  threeDSecure: string | null;
   now: Date;
-  /** The event's payload (the charge as it will read once final), rendered by the caller. */
+  /** The event: its type (payment.captured for a manual capture) and payload (the charge as it will read once final), rendered by the caller. */
+  eventType: string;
   payload: string;
 }
 
-/** pending → final, merged with the lane's other completions: the updated row, or undefined if it was already final. */
+/** Not final → final, merged with the lane's other completions: the updated row, or undefined if it was already final. */
 export async function completeCharge(lane: WriteLane, p: Completion): Promise<ChargeRow | undefined> {
   const { charge } = p;
   const source = providerAccount(charge.provider, charge.method_type, charge.currency);
@@ -98,9 +103,12 @@ const COMPLETION_INPUT = mergedInput<CompletionItem>([
   ['failure_code', 'text', (c) => c.p.failureCode],
   ['failure_message', 'text', (c) => c.p.failureMessage],
   ['provider_reference', 'text', (c) => c.p.providerReference],
+  ['received', 'bigint', (c) => (c.p.status === 'succeeded' ? c.p.receivedMinor.toString() : null)],
+  ['cancellation_reason', 'text', (c) => c.p.cancellationReason],
+  ['three_d_secure', 'text', (c) => c.p.threeDSecure],
   ['at', 'timestamptz', (c) => c.p.now.toISOString()],
   ['event_id', 'text', (c) => c.eventId],
-  ['event_type', 'text', (c) => eventType(c.p.charge.kind, c.p.status)],
+  ['event_type', 'text', (c) => c.p.eventType],
   ['event_data', 'text', (c) => c.p.payload],
   ['ltx', 'text', (c) => c.ledgerTransaction],
   ['out_entry', 'text', (c) => c.outEntry],
@@ -117,17 +125,19 @@ function completionsStatement(): RawBuilder<ChargeRow> {
     ), ${c.fin.ref} AS (
       UPDATE charges SET status = i.status, failure_code = i.failure_code, failure_message = i.failure_message,
         provider_reference = coalesce(i.provider_reference, charges.provider_reference),
+        amount_received = i.received, amount_capturable = NULL, next_action = NULL, pending_operation = NULL,
+        cancellation_reason = i.cancellation_reason, three_d_secure = coalesce(i.three_d_secure, charges.three_d_secure),
         completed_at = i.at, updated_at = i.at, lease_until = NULL, next_check_at = NULL
       FROM ${c.input.ref} i
-      WHERE charges.id = i.id AND charges.status = 'pending'
+      WHERE charges.id = i.id AND charges.completed_at IS NULL
       RETURNING charges.*
     ), ${c.f.ref} AS (
-      SELECT fin.*, i.at, i.event_id, i.event_type, i.event_data, i.ltx, i.out_entry, i.in_entry, i.out_account, i.in_account, i.shard
+      SELECT fin.*, i.received, i.at, i.event_id, i.event_type, i.event_data, i.ltx, i.out_entry, i.in_entry, i.out_account, i.in_account, i.shard
       FROM ${c.fin.ref} fin JOIN ${c.input.ref} i ON i.id = fin.id
     ), ${c.credit.ref} AS (${walletCredit({
       from: sql`${c.f.ref} f`,
       walletId: sql`f.wallet_id`,
-      amount: sql`f.amount`,
+      amount: sql`f.received`,
       where: sql`f.kind = 'topup' AND f.status = 'succeeded'`,
       now: sql`f.at`,
       returning: sql`f.id`,
@@ -137,7 +147,7 @@ function completionsStatement(): RawBuilder<ChargeRow> {
       merchantId: sql`f.merchant_id`,
       currency: sql`f.currency`,
       shard: sql`f.shard`,
-      amount: sql`f.amount`,
+      amount: sql`f.received`,
       where: sql`f.kind = 'payment' AND f.status = 'succeeded'`,
     })}
     ), ${postingCtes({
@@ -149,7 +159,7 @@ function completionsStatement(): RawBuilder<ChargeRow> {
       sourceId: sql`f.id`,
       at: sql`f.at`,
       currency: sql`f.currency`,
-      amount: sql`f.amount`,
+      amount: sql`f.received`,
       out: { id: sql`f.out_entry`, account: sql`f.out_account`, balanceAfter: sql`NULL`, seq: 'not a wallet line' },
       // A top-up's line is its wallet's: the seq its UPDATE drew. A payment's draws its own.
       in: {

@@ -33,13 +33,20 @@ const CHARGE_COLUMNS = {
   expires_at: 'timestamptz',
   lease_until: 'timestamptz',
   next_check_at: 'timestamptz',
+  capture_method: 'text',
+  return_url: 'text',
 } as const;
 
-/** A value per column: an SQL expression, cast to the column's type. */
-export type ChargeValues = Record<keyof typeof CHARGE_COLUMNS, RawBuilder<unknown>>;
+/** The card columns a charge that is not a card leaves at their defaults. */
+const CARD_DEFAULTS = { capture_method: sql.lit('automatic'), return_url: sql`NULL` };
+
+/** A value per column: an SQL expression, cast to the column's type (the card columns may be left out). */
+export type ChargeValues = Omit<Record<keyof typeof CHARGE_COLUMNS, RawBuilder<unknown>>, keyof typeof CARD_DEFAULTS> &
+  Partial<Record<keyof typeof CARD_DEFAULTS, RawBuilder<unknown>>>;
 
 /** `INSERT INTO charges (…) SELECT … FROM from`: one new charge per row of `from`, each value cast to its column's type. */
-export function insertCharge(values: ChargeValues, from: RawBuilder<unknown>): RawBuilder<unknown> {
+export function insertCharge(given: ChargeValues, from: RawBuilder<unknown>): RawBuilder<unknown> {
+  const values = { ...CARD_DEFAULTS, ...given };
   const columns = Object.keys(CHARGE_COLUMNS) as (keyof typeof CHARGE_COLUMNS)[];
   const selected = columns.map((c) => sql`${values[c]}::${sql.raw(CHARGE_COLUMNS[c])}`);
   return sql`INSERT INTO charges (${sql.join(columns.map((c) => sql.ref(c)))})

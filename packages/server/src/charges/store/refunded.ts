@@ -9,12 +9,13 @@ import { type RawBuilder, sql } from 'kysely';
 /**
  * `SELECT … FOR UPDATE` of the payments `ids` (an SQL array), in id order, the body of a refund
  * statement's first CTE: the row lock serialises the refunds of one payment, and what is left is
- * read from the locked (current) row. Returns id, merchant_id, status, amount, amount_refunded;
+ * read from the locked (current) row. Returns id, merchant_id, status, amount (what was received:
+ * a partial capture's, else the whole amount), amount_refunded;
  * the caller joins them on id and merchant. Values only in the condition (see wallets/store.ts
  * lockWalletsSql): a row changed meanwhile is always locked, on its new version.
  */
 export function lockPaymentsForRefund(p: { ids: RawBuilder<unknown> }): RawBuilder<unknown> {
-  return sql`SELECT c.id, c.merchant_id, c.status, c.amount, c.amount_refunded FROM charges c
+  return sql`SELECT c.id, c.merchant_id, c.status, coalesce(c.amount_received, c.amount) AS amount, c.amount_refunded FROM charges c
       WHERE c.id = ANY (${p.ids}::text[]) AND c.kind = 'payment'
       ORDER BY c.id FOR UPDATE`;
 }

@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 import { isIdOf } from '../../shared/ids.ts';
 import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
-import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
+import type {
+  CallbackHeaders,
+  CallbackQuery,
+  Connector,
+  ConnectorCallbacks,
+  ProviderOutcome,
+  ProviderStatusOutcome,
+} from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
 import { accessTokenOf, createTokenCache } from '../token-cache.ts';
 import type { MpesaConfig } from './config.ts';
@@ -182,7 +189,7 @@ export function createMpesaConnector(deps: { config: MpesaConfig; hashKey: Buffe
     return refusedOrUnknown('stkpush', answer, [password, callbackTokenOf(keys.callback, purseId)]);
   }
 
-  async function stkQuery(checkoutRequestId: string, signal: AbortSignal): Promise<StatusOutcome> {
+  async function stkQuery(checkoutRequestId: string, signal: AbortSignal): Promise<ProviderStatusOutcome> {
     const timestamp = darajaTimestamp(nowMs());
     const password = stkPassword(config.shortcode, config.passkey, timestamp);
     const answer = await call(

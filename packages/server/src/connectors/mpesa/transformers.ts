@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FailureCode } from '../../shared/failures.ts';
-import type { CallbackHint, StatusOutcome } from '../connector.ts';
+import type { CallbackHint, ProviderStatusOutcome } from '../connector.ts';
 
 /**
  * Pure mapping between Safaricom's Daraja shapes (STK Push, STK query, B2C) and Purse's
@@ -98,7 +98,11 @@ export function originatorIdOf(key: Buffer, purseId: string): string {
 }
 
 /** An STK query answer (or callback) → the outcome; `reference` is the CheckoutRequestID. */
-export function outcomeOfStk(resultCode: string | number | undefined, reference: string, receipt: string | null = null): StatusOutcome {
+export function outcomeOfStk(
+  resultCode: string | number | undefined,
+  reference: string,
+  receipt: string | null = null,
+): ProviderStatusOutcome {
   const code = resultCode === undefined ? null : String(resultCode);
   if (code === '0') return { status: 'succeeded', providerReference: receipt ?? reference };
   if (code !== null && Object.hasOwn(STK_FAILURES, code)) {
@@ -108,7 +112,7 @@ export function outcomeOfStk(resultCode: string | number | undefined, reference:
 }
 
 /** A B2C result → the outcome; the provider reference is M-Pesa's TransactionID, else the ConversationID. */
-export function outcomeOfB2c(resultCode: string | number | undefined, reference: string): StatusOutcome {
+export function outcomeOfB2c(resultCode: string | number | undefined, reference: string): ProviderStatusOutcome {
   const code = resultCode === undefined ? null : String(resultCode);
   if (code === '0') return { status: 'succeeded', providerReference: reference };
   if (code !== null && Object.hasOwn(B2C_FAILURES, code)) {
@@ -154,7 +158,7 @@ export function hintOfCallback(
   body: unknown,
   purseId: string,
   originatorKey: Buffer,
-): (CallbackHint & { answer?: Extract<StatusOutcome, { status: 'succeeded' | 'failed' }> }) | null {
+): (CallbackHint & { answer?: Extract<ProviderStatusOutcome, { status: 'succeeded' | 'failed' }> }) | null {
   const stk = (body as Partial<StkCallbackBody>)?.Body?.stkCallback;
   if (stk && typeof stk.CheckoutRequestID === 'string') {
     return { idempotencyKey: purseId, providerReference: stk.CheckoutRequestID, claimed: claimedOf(stk.ResultCode) };

@@ -2,7 +2,14 @@ import { Type } from 'typebox';
 import { isIdOf } from '../../shared/ids.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { callbackTokenOf, verifyCallbackToken } from '../callback-token.ts';
-import type { CallbackHeaders, CallbackQuery, Connector, ConnectorCallbacks, ProviderOutcome, StatusOutcome } from '../connector.ts';
+import type {
+  CallbackHeaders,
+  CallbackQuery,
+  Connector,
+  ConnectorCallbacks,
+  ProviderOutcome,
+  ProviderStatusOutcome,
+} from '../connector.ts';
 import { ProviderHttpError } from '../provider-error.ts';
 import { accessTokenOf, createTokenCache } from '../token-cache.ts';
 import type { MtnConfig, MtnProductCredentials } from './config.ts';
@@ -82,7 +89,7 @@ export function createMtnConnector(deps: { config: MtnConfig; hashKey: Buffer })
 
   const productOf = (purseId: string): Product => (isIdOf('refund', purseId) || isIdOf('payout', purseId) ? 'disbursement' : 'collection');
 
-  async function status(product: Product, purseId: string, signal: AbortSignal): Promise<StatusOutcome> {
+  async function status(product: Product, purseId: string, signal: AbortSignal): Promise<ProviderStatusOutcome> {
     const referenceId = referenceIdOf(keys.reference, purseId);
     const res = await call(product, 'GET', `${RESOURCE[product]}/${referenceId}`, signal);
     if (res.status === 404) {

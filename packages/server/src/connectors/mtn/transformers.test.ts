@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FailureCode } from '../../shared/failures.ts';
 import { callbackTokenOf } from '../callback-token.ts';
-import type { CallbackHint, StatusOutcome } from '../connector.ts';
+import type { CallbackHint, ProviderStatusOutcome } from '../connector.ts';
 import { hintOf, type MtnStatusBody, msisdnOf, mtnKeys, outcomeOfStatus, PENDING_CHECK_MS, referenceIdOf } from './transformers.ts';
 
 const REF = '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 
 test('an MTN status body → an outcome: reasons mapped, unknown states pending, unknown reasons the provider error', () => {
-  const failed = (failureCode: FailureCode, providerReference = 'ft_1'): StatusOutcome => ({
+  const failed = (failureCode: FailureCode, providerReference = 'ft_1'): ProviderStatusOutcome => ({
     status: 'failed',
     providerReference,
     failureCode,
   });
-  const table: [string, MtnStatusBody, StatusOutcome][] = [
+  const table: [string, MtnStatusBody, ProviderStatusOutcome][] = [
     ['successful', { status: 'SUCCESSFUL', financialTransactionId: 'ft_1' }, { status: 'succeeded', providerReference: 'ft_1' }],
     [
       'a numeric transaction id (as the documented example)',

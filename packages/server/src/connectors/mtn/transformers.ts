@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { FailureCode } from '../../shared/failures.ts';
 import { parseAmount } from '../../shared/money.ts';
-import { type CallbackHint, type NormalisedState, normaliseState, type StatusOutcome } from '../connector.ts';
+import { type CallbackHint, type NormalisedState, normaliseState, type ProviderStatusOutcome } from '../connector.ts';
 
 /**
  * Pure mapping between MTN MoMo Open API shapes (Collection requesttopay, Disbursement transfer)
@@ -68,7 +68,7 @@ function amountOf(body: MtnStatusBody): bigint | null {
 }
 
 /** A status body → Purse's outcome; the provider reference is MTN's financialTransactionId, else our X-Reference-Id. */
-export function outcomeOfStatus(body: MtnStatusBody, referenceId: string): StatusOutcome {
+export function outcomeOfStatus(body: MtnStatusBody, referenceId: string): ProviderStatusOutcome {
   const providerReference = transactionIdOf(body) ?? referenceId;
   const state = normaliseState(MTN_STATES, body.status);
   if (state === 'succeeded') {

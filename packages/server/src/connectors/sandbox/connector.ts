@@ -15,7 +15,8 @@ import {
   sandboxCallbacks,
   signSandboxCallback,
 } from './callbacks.ts';
-import { cardFailure, mobileMoneyRule, outboundRule, type SandboxFault, SLOW_FACTOR } from './rules.ts';
+import { type CardBookRow, planCard, sandboxCards } from './cards.ts';
+import { mobileMoneyRule, outboundRule, type SandboxFault, SLOW_FACTOR } from './rules.ts';
 import { type BookRow, callbackBodyOf, outcomeOf } from './transformers.ts';
 
 /** A callback as the sandbox would POST it to /provider-callbacks/sandbox. */
@@ -32,15 +33,36 @@ export interface SandboxConnector extends Connector {
   signCallback(body: SandboxCallbackBody): SignedCallback;
   /** The callback the sandbox would send now: its settled outcome, or null when pending or unknown. */
   callbackFor(idempotencyKey: string): Promise<SignedCallback | null>;
+  /** The 3-D Secure challenge page's answer: where the browser goes next; null for an unknown reference. */
+  answerChallenge(reference: string, completed: boolean): Promise<string | null>;
+  /** Whether the challenge of this reference still waits for the payer. */
+  challengeOpen(reference: string): Promise<boolean>;
 }
 
-type Plan = { outcome: string; failureCode: FailureCode | null; completeAt: Date | null; fault: SandboxFault | null };
+type Plan = {
+  outcome: string;
+  failureCode: FailureCode | null;
+  completeAt: Date | null;
+  fault: SandboxFault | null;
+  card?: { amount: bigint; captureMethod: string; challenge: string | null; returnUrl: string | null };
+};
 
-/** What the sandbox decides for a new request, from the test numbers of rules.ts. */
+/** What the sandbox decides for a new request, from the test numbers of rules.ts and cards.ts. */
 function plan(request: InitiateRequest, now: Date, delayMs: number, faults: boolean): Plan {
   if (request.method.type === 'card') {
-    const failureCode = cardFailure(request.method.number);
-    return { outcome: failureCode ? 'failed' : 'succeeded', failureCode, completeAt: now, fault: null };
+    const card = planCard(request, request.method.number);
+    return {
+      outcome: card.outcome,
+      failureCode: card.failureCode,
+      completeAt: now,
+      fault: null,
+      card: {
+        amount: request.amountMinor,
+        captureMethod: request.captureMethod ?? 'automatic',
+        challenge: card.challenge,
+        returnUrl: request.returnUrl ?? null,
+      },
+    };
   }
   return timed(mobileMoneyRule(request.method.phoneNumber, faults), request.expiresAt, now, delayMs);
 }
@@ -81,6 +103,11 @@ const BOOK_INPUT = mergedInput<BookItem>([
   ['failure_code', 'text', (b) => b.planned.failureCode],
   ['complete_at', 'timestamptz', (b) => b.planned.completeAt?.toISOString() ?? null],
   ['created_at', 'timestamptz', (b) => b.now.toISOString()],
+  ['amount', 'bigint', (b) => b.planned.card?.amount.toString() ?? null],
+  ['amount_received', 'bigint', (b) => (b.planned.outcome === 'succeeded' ? (b.planned.card?.amount.toString() ?? null) : null)],
+  ['capture_method', 'text', (b) => b.planned.card?.captureMethod ?? null],
+  ['challenge', 'text', (b) => b.planned.card?.challenge ?? null],
+  ['return_url', 'text', (b) => b.planned.card?.returnUrl ?? null],
 ] satisfies MergedColumn<BookItem>[]);
 
 /**
@@ -89,19 +116,21 @@ const BOOK_INPUT = mergedInput<BookItem>([
  * together (its own batches, never in a transaction of Purse's). A row inserted concurrently by
  * another statement is not in this one's snapshot: no row, and the caller falls back to a read.
  */
-const books: MergedWrite<BookItem, BookRow & { id: string }> = {
+const books: MergedWrite<BookItem, BookRow & CardBookRow & { id: string }> = {
   name: 'sandbox books',
-  statement: sql<BookRow & { id: string }>`
+  statement: sql<BookRow & CardBookRow & { id: string }>`
     WITH input AS (${BOOK_INPUT.select}
     ), ins AS (
-      INSERT INTO sandbox_provider_charges (provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at)
-      SELECT provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at FROM input
+      INSERT INTO sandbox_provider_charges (provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at,
+        amount, amount_received, capture_method, challenge, return_url)
+      SELECT provider_reference, idempotency_key, method_type, outcome, failure_code, complete_at, created_at,
+        amount, amount_received, capture_method, challenge, return_url FROM input
       ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING idempotency_key, provider_reference, outcome, failure_code, complete_at
+      RETURNING idempotency_key, provider_reference, outcome, failure_code, complete_at, amount, amount_received, challenge, created_at
     )
-    SELECT idempotency_key AS id, provider_reference, outcome, failure_code, complete_at FROM ins
+    SELECT idempotency_key AS id, provider_reference, outcome, failure_code, complete_at, amount, amount_received, challenge, created_at FROM ins
     UNION ALL
-    SELECT s.idempotency_key, s.provider_reference, s.outcome, s.failure_code, s.complete_at
+    SELECT s.idempotency_key, s.provider_reference, s.outcome, s.failure_code, s.complete_at, s.amount, s.amount_received, s.challenge, s.created_at
     FROM sandbox_provider_charges s JOIN input i ON i.idempotency_key = s.idempotency_key
     WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.idempotency_key = i.idempotency_key)`,
   columns: BOOK_INPUT.parameters,
@@ -115,9 +144,25 @@ function recordRequest(
   request: { idempotencyKey: string; methodType: string },
   planned: Plan,
   now: Date,
-): Promise<BookRow | undefined> {
+): Promise<(BookRow & CardBookRow) | undefined> {
   const item = { ...request, providerReference: `sbx_${randomBytes(12).toString('hex')}`, planned, now };
   return writes.lane(request.idempotencyKey).merge(books, item);
+}
+
+function signWith(callbackKey: Buffer, body: SandboxCallbackBody): SignedCallback {
+  const rawBody = JSON.stringify(body);
+  return {
+    rawBody,
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxCallback(callbackKey, rawBody) },
+  };
+}
+
+async function findBook(db: Db, idempotencyKey: string): Promise<(BookRow & CardBookRow) | undefined> {
+  return db
+    .selectFrom('sandbox_provider_charges')
+    .select(['provider_reference', 'outcome', 'failure_code', 'complete_at', 'amount', 'amount_received', 'challenge', 'created_at'])
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
 }
 
 /**
@@ -136,25 +181,15 @@ export function createSandboxConnector(deps: {
   delayMs: number;
   hashKey: Buffer;
   faults: boolean;
+  /** Where browsers reach this service: the sandbox's 3-D Secure challenge page is served there. */
+  origin: string;
 }): SandboxConnector {
   const { db, clock, delayMs, faults } = deps;
   const callbackKey = sandboxCallbackKey(deps.hashKey);
+  const cards = sandboxCards({ db, clock, origin: deps.origin });
 
-  function signCallback(body: SandboxCallbackBody): SignedCallback {
-    const rawBody = JSON.stringify(body);
-    return {
-      rawBody,
-      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxCallback(callbackKey, rawBody) },
-    };
-  }
-
-  async function find(idempotencyKey: string): Promise<BookRow | undefined> {
-    return db
-      .selectFrom('sandbox_provider_charges')
-      .select(['provider_reference', 'outcome', 'failure_code', 'complete_at'])
-      .where('idempotency_key', '=', idempotencyKey)
-      .executeTakeFirst();
-  }
+  const signCallback = (body: SandboxCallbackBody) => signWith(callbackKey, body);
+  const find = (idempotencyKey: string) => findBook(db, idempotencyKey);
 
   return {
     name: 'sandbox',
@@ -172,8 +207,10 @@ export function createSandboxConnector(deps: {
       const key = { idempotencyKey: request.idempotencyKey, methodType: request.method.type };
       const row = (await recordRequest(deps.writes, key, planned, now)) ?? present(await find(request.idempotencyKey), 'sandbox charge');
       if (planned.fault) return injectFault(planned.fault, signal);
-      return outcomeOf(row, now.getTime());
+      return request.method.type === 'card' ? cards.outcomeOf(row) : outcomeOf(row, now.getTime());
     },
+
+    ...cards.operations,
 
     async sendOut(request, signal) {
       signal.throwIfAborted();
@@ -187,6 +224,8 @@ export function createSandboxConnector(deps: {
 
     async getStatus(request, signal) {
       signal.throwIfAborted();
+      const card = await cards.status(request.idempotencyKey);
+      if (card) return card;
       const row = await find(request.idempotencyKey);
       return row ? outcomeOf(row, clock.now().getTime()) : { status: 'not_found' };
     },

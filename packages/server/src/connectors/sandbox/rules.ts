@@ -58,20 +58,5 @@ export function outboundRule(phoneNumber: string, faults = false): SandboxRule &
   };
 }
 
-const CARDS: Record<string, FailureCode | null> = {
-  '4242424242424242': null,
-  '5555555555554444': null,
-  '4000000000000002': 'card_declined',
-  '4000000000009995': 'insufficient_funds',
-  '4000000000000069': 'expired_card',
-  '4000000000000127': 'incorrect_cvc',
-  '4000000000000119': 'processing_error',
-};
-
-/** null: the card is authorised. Any Luhn-valid number not listed succeeds. */
-export function cardFailure(number: string): FailureCode | null {
-  return CARDS[number] ?? null;
-}
-
 /** The slow mobile-money number waits this many times the configured delay. */
 export const SLOW_FACTOR = 15;

@@ -1,23 +1,25 @@
 -- The "completions" statement (src/charges/store/complete.ts), as the code renders it and the group commit sends it.
 -- Generated: npm run sql:render -w @purse/server. Checked by test/db/statements.test.ts.
 -- Its parameters are arrays, one element per item of the batch.
-WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::smallint[]) AS i(id, status, failure_code, failure_message, provider_reference, at, event_id, event_type, event_data, ltx, out_entry, in_entry, out_account, in_account, shard)
+WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::smallint[]) AS i(id, status, failure_code, failure_message, provider_reference, received, cancellation_reason, three_d_secure, at, event_id, event_type, event_data, ltx, out_entry, in_entry, out_account, in_account, shard)
     ), fin AS (
       UPDATE charges SET status = i.status, failure_code = i.failure_code, failure_message = i.failure_message,
         provider_reference = coalesce(i.provider_reference, charges.provider_reference),
+        amount_received = i.received, amount_capturable = NULL, next_action = NULL, pending_operation = NULL,
+        cancellation_reason = i.cancellation_reason, three_d_secure = coalesce(i.three_d_secure, charges.three_d_secure),
         completed_at = i.at, updated_at = i.at, lease_until = NULL, next_check_at = NULL
       FROM input i
-      WHERE charges.id = i.id AND charges.status = 'pending'
+      WHERE charges.id = i.id AND charges.completed_at IS NULL
       RETURNING charges.*
     ), f AS (
-      SELECT fin.*, i.at, i.event_id, i.event_type, i.event_data, i.ltx, i.out_entry, i.in_entry, i.out_account, i.in_account, i.shard
+      SELECT fin.*, i.received, i.at, i.event_id, i.event_type, i.event_data, i.ltx, i.out_entry, i.in_entry, i.out_account, i.in_account, i.shard
       FROM fin fin JOIN input i ON i.id = fin.id
-    ), credit AS (UPDATE wallets SET balance = wallets.balance + f.amount, updated_at = f.at
+    ), credit AS (UPDATE wallets SET balance = wallets.balance + f.received, updated_at = f.at
       FROM f f WHERE wallets.id = f.wallet_id AND f.kind = 'topup' AND f.status = 'succeeded'
       RETURNING f.id, wallets.balance, nextval('ledger_entry_seq') AS seq
     ), funds AS (INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
       SELECT m, c, s, sum(a)::bigint
-      FROM (SELECT f.merchant_id AS m, f.currency AS c, f.shard::smallint AS s, f.amount AS a FROM f f WHERE f.kind = 'payment' AND f.status = 'succeeded') x
+      FROM (SELECT f.merchant_id AS m, f.currency AS c, f.shard::smallint AS s, f.received AS a FROM f f WHERE f.kind = 'payment' AND f.status = 'succeeded') x
       GROUP BY m, c, s
       ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited
     ), ltx AS (
@@ -25,11 +27,11 @@ WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text
       SELECT f.ltx, f.merchant_id, f.kind, f.id, 'final'::text, f.at FROM f f LEFT JOIN credit c ON c.id = f.id WHERE f.status = 'succeeded'
     ), entries AS (
       INSERT INTO ledger_entries (id, transaction_id, account, currency, amount, balance_after, source_type, source_id, created_at, seq)
-      SELECT f.out_entry, f.ltx, f.out_account, f.currency, -(f.amount), NULL, f.kind,
+      SELECT f.out_entry, f.ltx, f.out_account, f.currency, -(f.received), NULL, f.kind,
              f.id, f.at, nextval('ledger_entry_seq')
       FROM f f LEFT JOIN credit c ON c.id = f.id WHERE f.status = 'succeeded'
       UNION ALL
-      SELECT f.in_entry, f.ltx, f.in_account, f.currency, f.amount, c.balance, f.kind,
+      SELECT f.in_entry, f.ltx, f.in_account, f.currency, f.received, c.balance, f.kind,
              f.id, f.at, CASE WHEN f.kind = 'topup' THEN c.seq ELSE nextval('ledger_entry_seq') END
       FROM f f LEFT JOIN credit c ON c.id = f.id WHERE f.status = 'succeeded'
     ), evs AS (

@@ -2,7 +2,7 @@
 -- Generated: npm run sql:render -w @purse/server. Checked by test/db/statements.test.ts.
 -- Its parameters are arrays, one element per item of the batch.
 WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::jsonb[], $13::text[], $14::text[], $15::jsonb[], $16::text[], $17::text[], $18::text[], $19::text[], $20::boolean[], $21::timestamptz[], $22::timestamptz[], $23::timestamptz[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[]) WITH ORDINALITY AS i(id, kind, merchant_id, reference, fingerprint, status, amount, currency, payment_id, reason, destination_type, destination, wallet_id, description, metadata, callback_url, refuse, refuse_message, provider, livemode, at, completed_at, lease, ltx, out_entry, in_entry, merchant_account, in_account, created_event, final_event, created_type, succeeded_type, failed_type, created_data, ok_data, insufficient_data, inactive_data, refuse_data, ord)
-    ), pay AS (SELECT c.id, c.merchant_id, c.status, c.amount, c.amount_refunded FROM charges c
+    ), pay AS (SELECT c.id, c.merchant_id, c.status, coalesce(c.amount_received, c.amount) AS amount, c.amount_refunded FROM charges c
       WHERE c.id = ANY ((SELECT array_agg(i.payment_id) FROM input i)::text[]) AND c.kind = 'payment'
       ORDER BY c.id FOR UPDATE
     ), funds AS (SELECT b.merchant_id, b.currency, b.debited, (SELECT coalesce(sum(a.credited), 0) FROM merchant_balances a
