@@ -2,8 +2,8 @@
 // sandbox's challenge page, manual capture (partial and whole), cancel, raw card data for live
 // merchants. Every flow ends with a verified ledger.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
+import { after, before, describe, type TestContext, test } from 'node:test';
+import { buildTestApp, createTestMerchant, manualClock, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy, cardMethod, get, mobileMethod, paymentBody, post } from '../helpers/factories.ts';
 
 const CHALLENGE_SUCCEEDS = '4000000000003220';
@@ -216,5 +216,56 @@ describe('raw card data', () => {
     const allowed = await post(app, live, '/v1/payments', paymentBody());
     assert.equal(allowed.statusCode, 201, allowed.body);
     assert.equal(allowed.json().failure.code, 'provider_error', 'no acquirer configured');
+  });
+});
+
+describe('time: abandoned challenges and lapsed holds', () => {
+  async function timedApp(t: TestContext) {
+    const clock = manualClock();
+    const timed = await buildTestApp(t, { clock, env: { PURSE_WORKER: 'false', PURSE_PUBLIC_URL: 'http://127.0.0.1:9' } });
+    const merchant = await createTestMerchant(timed, 'Timed card merchant');
+    return { timed, merchant, clock };
+  }
+
+  test('a challenge nobody finishes fails authentication_failed at expires_at, and is cancelled at the acquirer', async (t) => {
+    const { timed, merchant, clock } = await timedApp(t);
+    const created = await post(
+      timed,
+      merchant,
+      '/v1/payments',
+      paymentBody({ payment_method: cardMethod({ number: CHALLENGE_SUCCEEDS }) }),
+    );
+    const payment = created.json();
+    assert.equal(payment.status, 'requires_action');
+    await timed.deps.worker.runOnce();
+    assert.equal((await get(timed, merchant, `/v1/payments/${payment.id}`)).json().status, 'requires_action', 'not before expires_at');
+    clock.set(new Date(Date.parse(payment.next_action.expires_at) + 1_000));
+    await timed.deps.worker.runOnce();
+    const after = (await get(timed, merchant, `/v1/payments/${payment.id}`)).json();
+    assert.equal(after.status, 'failed');
+    assert.equal(after.failure.code, 'authentication_failed');
+    // The payer arriving late finds nothing to complete.
+    const atSandbox = await timed.deps.sandboxConnector.getStatus(
+      { idempotencyKey: payment.id, providerReference: null },
+      AbortSignal.timeout(1000),
+    );
+    assert.equal(atSandbox.status, 'canceled');
+    await assertLedgerHealthy(timed);
+  });
+
+  test('a hold not captured by capture_before becomes canceled expired; a capture after is 409', async (t) => {
+    const { timed, merchant, clock } = await timedApp(t);
+    const payment = (await post(timed, merchant, '/v1/payments', paymentBody({ capture_method: 'manual' }))).json();
+    assert.equal(payment.status, 'requires_capture');
+    clock.set(new Date(Date.parse(payment.capture_before) + 1_000));
+    await timed.deps.worker.runOnce();
+    // Seven days on, the merchant's token has expired: ask the services directly.
+    const auth = { merchantId: merchant.merchantId, livemode: false };
+    const after = await timed.deps.services.charges.getCharge(auth, 'payment', payment.id);
+    assert.equal(after.status, 'canceled');
+    assert.equal((after as { cancellation_reason: string }).cancellation_reason, 'expired');
+    assert.equal((after as { amount_received: string }).amount_received, '0.00');
+    await assert.rejects(timed.deps.services.cardOperations.capture(auth, payment.id, {}), { code: 'payment_invalid_state' });
+    await assertLedgerHealthy(timed);
   });
 });
