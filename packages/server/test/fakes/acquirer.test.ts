@@ -22,7 +22,7 @@ describe('requests', () => {
     assert.match(none.body.error.message, /did not provide an API key/);
     const wrong = await get(fake, '/v1/payment_intents/pi_x', {}, { secretKey: 'sk_test_wrongwrongwrongwrong1234' });
     assert.equal(wrong.status, 401);
-    assert.ok(!wrong.body.error.message.includes('sk_test_wrongwrongwrongwrong1234'));
+    assert.ok(!wrong.body.error.message.includes('sk_test_wrongwrongwrongwrong1234'), 'the key is masked');
     const basic = `Basic ${Buffer.from(`${fake.secretKey}:`).toString('base64')}`;
     assert.equal((await get(fake, '/v1/payment_intents/pi_x', {}, { authorization: basic })).status, 404);
   });
@@ -90,8 +90,8 @@ describe('test cards', () => {
       [pi.latest_charge.payment_method_details.card.brand, pi.latest_charge.payment_method_details.card.last4],
       ['visa', '4242'],
     );
-    assert.ok(!JSON.stringify(pi).includes('4242424242424242'));
-    assert.ok(!JSON.stringify(pi).includes('"cvc"'));
+    assert.ok(!JSON.stringify(pi).includes('4242424242424242'), 'no card number');
+    assert.ok(!JSON.stringify(pi).includes('"cvc"'), 'no cvc');
     const read = await get(fake, `/v1/payment_intents/${pi.id}`);
     assert.equal(read.body.status, 'succeeded');
     assert.match(read.body.latest_charge, /^ch_/);
@@ -119,7 +119,7 @@ describe('test cards', () => {
       assert.equal(error.payment_intent.last_payment_error.code, code);
       assert.equal(error.payment_intent.last_payment_error.decline_code, declineCode);
       assert.equal(error.payment_method.card.last4, number.slice(-4));
-      assert.ok(!JSON.stringify(res.body).includes(number));
+      assert.ok(!JSON.stringify(res.body).includes(number), 'no card number');
       const read = await get(fake, `/v1/payment_intents/${error.payment_intent.id}`);
       assert.equal(read.body.status, 'requires_payment_method');
       const charge = await get(fake, `/v1/charges/${error.charge}`);
@@ -173,7 +173,7 @@ describe('3-D Secure', () => {
     const pi = created.body;
     assert.equal(pi.status, 'requires_action');
     assert.equal(pi.next_action.type, 'redirect_to_url');
-    assert.ok(pi.next_action.redirect_to_url.url.startsWith(`${fake.url}/3d_secure/`));
+    assert.ok(pi.next_action.redirect_to_url.url.startsWith(`${fake.url}/3d_secure/`), 'the fake’s own page');
     assert.equal(pi.next_action.redirect_to_url.return_url, 'https://purse.test/v1/card-returns/pay_1?t=abc');
     const page = await fetch(pi.next_action.redirect_to_url.url);
     const html = await page.text();
