@@ -45,7 +45,7 @@ export interface FakeAcquirerOptions {
   challengeTtlMs?: number | null;
   /** How long the refund test cards take to settle or fail (default 100 ms). */
   refundSettleDelayMs?: number;
-  /** The first status of other cards' refunds (default 'succeeded'). */
+  /** The first status of other cards' refunds (default 'succeeded'); 'pending' ones wait for settleRefund or failRefund. */
   refundInitialStatus?: 'succeeded' | 'pending';
   /** How long an intent takes to show up in search (default 1000 ms: Stripe's search is not read-after-write). */
   searchLagMs?: number;

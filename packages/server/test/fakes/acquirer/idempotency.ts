@@ -16,7 +16,7 @@ interface Entry {
 export type Begin =
   | { kind: 'new' }
   | { kind: 'in_use' }
-  | { kind: 'mismatch' }
+  | { kind: 'mismatch'; firstFingerprint: string }
   | { kind: 'replay'; answer: Answer; originalRequest: string };
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -41,7 +41,7 @@ export class IdempotencyStore {
       return { kind: 'new' };
     }
     if (live.saved === null) return { kind: 'in_use' };
-    if (live.fingerprint !== fingerprint) return { kind: 'mismatch' };
+    if (live.fingerprint !== fingerprint) return { kind: 'mismatch', firstFingerprint: live.fingerprint };
     return { kind: 'replay', answer: { status: live.saved.status, body: live.saved.body }, originalRequest: live.saved.requestId };
   }
 

@@ -120,11 +120,12 @@ function idempotencyAnswer(
     );
   }
   if (begun.kind === 'mismatch') {
-    return invalid(
-      400,
-      `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-      { type: 'idempotency_error' },
-    );
+    const [firstEndpoint, endpoint] = [begun.firstFingerprint, fingerprint].map((f) => f.slice(f.indexOf(' ') + 1, f.indexOf('\n')));
+    const message =
+      firstEndpoint === endpoint
+        ? `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`
+        : `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${firstEndpoint}' vs '${endpoint}'). Try using a key other than '${key}' if you meant to execute a different request.`;
+    return invalid(400, message, { type: 'idempotency_error' });
   }
   headers['idempotent-replayed'] = 'true';
   headers['original-request'] = begun.originalRequest;
