@@ -54,7 +54,10 @@ describe('idempotency', () => {
     assert.match(other.body.error.message, /same parameters/);
     const elsewhere = await post(fake, `/v1/payment_intents/${first.body.id}/cancel`, {}, { key: k });
     assert.deepEqual([elsewhere.status, elsewhere.body.error.type], [400, 'idempotency_error']);
-    assert.match(elsewhere.body.error.message, /same endpoint they were first used for \('\/v1\/payment_intents' vs '\/v1\/payment_intents\/pi_\w+\/cancel'\)/);
+    assert.match(
+      elsewhere.body.error.message,
+      /same endpoint they were first used for \('\/v1\/payment_intents' vs '\/v1\/payment_intents\/pi_\w+\/cancel'\)/,
+    );
   });
 
   test('a key whose first request is still running: 409 idempotency_key_in_use (not saved); afterwards the replay', async () => {
