@@ -9,7 +9,7 @@ import { type FakeAcquirer, startFakeAcquirer } from './acquirer.ts';
 
 let fake: FakeAcquirer;
 before(async () => {
-  fake = await startFakeAcquirer({ searchLagMs: 100 });
+  fake = await startFakeAcquirer({ searchLagMs: 60_000 });
 });
 after(() => fake.close());
 
@@ -64,10 +64,10 @@ describe('idempotency', () => {
     fake.inject('create_intent', 'slow', { delayMs: 300 });
     const k = key();
     const params = intentParams('4242424242424242');
-    const [a, b] = await Promise.all([
-      post(fake, '/v1/payment_intents', params, { key: k }),
-      new Promise((resolve) => setTimeout(resolve, 50)).then(() => post(fake, '/v1/payment_intents', params, { key: k })),
-    ]);
+    const first = post(fake, '/v1/payment_intents', params, { key: k });
+    while (!fake.requests.some((r) => r.idempotencyKey === k)) await new Promise((resolve) => setTimeout(resolve, 5));
+    const b = await post(fake, '/v1/payment_intents', params, { key: k });
+    const a = await first;
     assert.equal(a.status, 200);
     assert.equal(b.status, 409);
     assert.deepEqual([b.body.error.code, b.headers.get('stripe-should-retry')], ['idempotency_key_in_use', 'true']);
@@ -189,11 +189,11 @@ describe('counters', () => {
 });
 
 describe('search and events', () => {
-  test('search by metadata is not read-after-write: the intent shows up after the lag', async () => {
+  test('search by metadata is not read-after-write: the intent shows up after the lag (on the fake’s clock)', async () => {
     const created = (await createIntent(fake, '4242424242424242')).body;
     const query = { query: `metadata['purse_payment_id']:'${created.metadata.purse_payment_id}'` };
     assert.deepEqual((await get(fake, '/v1/payment_intents/search', query)).body.data, []);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    fake.advanceTime(60_000);
     const found = (await get(fake, '/v1/payment_intents/search', query)).body;
     assert.deepEqual([found.object, found.data.map((p: { id: string }) => p.id)], ['search_result', [created.id]]);
     assert.equal((await get(fake, '/v1/payment_intents/search', { query: 'status:"succeeded"' })).status, 400);

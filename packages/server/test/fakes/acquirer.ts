@@ -47,7 +47,7 @@ export interface FakeAcquirerOptions {
   refundSettleDelayMs?: number;
   /** The first status of other cards' refunds (default 'succeeded'); 'pending' ones wait for settleRefund or failRefund. */
   refundInitialStatus?: 'succeeded' | 'pending';
-  /** How long an intent takes to show up in search (default 1000 ms: Stripe's search is not read-after-write). */
+  /** How long an intent takes to show up in search, on the fake's clock (default 1000 ms: Stripe's search is not read-after-write). */
   searchLagMs?: number;
   /** Overrides of the currency exponent table (e.g. { ugx: 2 }). */
   currencyExponents?: Exponents;
