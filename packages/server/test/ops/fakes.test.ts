@@ -1,6 +1,6 @@
 // `npm run fakes` then `npm run start:fakes`: the fakes script writes an env file that points Purse
-// at both provider fakes, and a live merchant's mobile-money payments settle through MTN and M-Pesa
-// with those variables only.
+// at the provider fakes, and a live merchant's mobile-money payments settle through MTN and M-Pesa
+// with those variables only; the card acquirer fake answers to the key the file gives.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +42,12 @@ test('the fakes script writes the PURSE_* variables; with them alone a live merc
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   assert.ok(env.PURSE_MTN_BASE_URL && env.PURSE_MPESA_BASE_URL, Object.keys(env).join(','));
+  assert.match(env.PURSE_CARD_ACQUIRER_WEBHOOK_SECRET ?? '', /^whsec_/);
+  assert.match(output, /4000000000003220 +3-D Secure challenge, then succeeds/);
+  const acquirer = await fetch(`${env.PURSE_CARD_ACQUIRER_BASE_URL}/v1/payment_intents/pi_none`, {
+    headers: { authorization: `Bearer ${env.PURSE_CARD_ACQUIRER_SECRET_KEY}` },
+  });
+  assert.deepEqual([acquirer.status, ((await acquirer.json()) as { error: { code: string } }).error.code], [404, 'resource_missing']);
   const app = await buildTestApp(t, { env });
   await app.listen({ port, host: '127.0.0.1' });
   app.deps.worker.start();
