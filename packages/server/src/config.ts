@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { type AcquirerConfig, readAcquirerConfig } from './connectors/acquirer/config.ts';
 import { type MpesaConfig, readMpesaConfig } from './connectors/mpesa/config.ts';
 import { type MtnConfig, readMtnConfig } from './connectors/mtn/config.ts';
 import { ConfigError, type Env } from './shared/env.ts';
@@ -79,6 +80,8 @@ export interface Config {
   readonly mtn: MtnConfig | null;
   /** M-Pesa Daraja credentials; null when no PURSE_MPESA_* variable is set (M-Pesa off). */
   readonly mpesa: MpesaConfig | null;
+  /** The card acquirer of live merchants (PURSE_CARD_ACQUIRER_*); null: live card payments fail provider_error. */
+  readonly cardAcquirer: AcquirerConfig | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -291,6 +294,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     mobileMoneyRoutes: Object.freeze(mobileMoneyRoutes(env)),
     mtn: readMtnConfig(env),
     mpesa: readMpesaConfig(env),
+    cardAcquirer: readAcquirerConfig(env),
     publicBaseUrl: publicBaseUrl(env),
   });
 }

@@ -9,6 +9,8 @@ import { createSettlement } from './charges/settlement.ts';
 import { createChargeReader } from './charges/store/read.ts';
 import { createSettlementWorker } from './charges/worker.ts';
 import type { Config } from './config.ts';
+import { createAcquirerConnector } from './connectors/acquirer/connector.ts';
+import type { Connector } from './connectors/connector.ts';
 import { createMpesaConnector } from './connectors/mpesa/connector.ts';
 import { createMtnConnector } from './connectors/mtn/connector.ts';
 import { createConnectorRegistry } from './connectors/registry.ts';
@@ -77,6 +79,19 @@ function moneyWriting(db: DbHandle, config: Config, metrics: Metrics, options: B
   return { groupCommit, writes };
 }
 
+/**
+ * Every connector, once: each declares the routes it serves. A provider is its folder under
+ * connectors/ plus its line here.
+ */
+function connectorsOf(config: Config, hashKey: Buffer, clock: Clock, sandboxConnector: Connector): Connector[] {
+  return [
+    sandboxConnector,
+    ...(config.mtn ? [createMtnConnector({ config: config.mtn, hashKey })] : []),
+    ...(config.mpesa ? [createMpesaConnector({ config: config.mpesa, hashKey, nowMs: () => clock.now().getTime() })] : []),
+    ...(config.cardAcquirer ? [createAcquirerConnector({ config: config.cardAcquirer })] : []),
+  ];
+}
+
 /** The built-in sandbox provider, serving every means of sandbox merchants. */
 function sandboxOf(db: DbHandle, config: Config, clock: Clock, hashKey: Buffer) {
   return createSandboxConnector({
@@ -131,13 +146,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   // The 3-D Secure URLs of card payments: Purse's own, which send the payer to the acquirer and back.
   const authentication = authenticationUrls(publicOrigin(config), hashKey);
   const sandboxConnector = sandboxOf(db, config, clock, hashKey);
-  // Every connector, once: each declares the routes it serves. A provider is its folder under
-  // connectors/ plus its line here.
-  const registry = createConnectorRegistry([
-    sandboxConnector,
-    ...(config.mtn ? [createMtnConnector({ config: config.mtn, hashKey })] : []),
-    ...(config.mpesa ? [createMpesaConnector({ config: config.mpesa, hashKey, nowMs: () => clock.now().getTime() })] : []),
-  ]);
+  const registry = createConnectorRegistry(connectorsOf(config, hashKey, clock, sandboxConnector));
   const { groupCommit, writes } = moneyWriting(db, config, metrics, options);
   const settlement = createSettlement({
     db: db.db,

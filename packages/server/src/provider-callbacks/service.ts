@@ -12,6 +12,40 @@ import * as outflowStore from '../outflows/store/read.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { isIdOf } from '../shared/ids.ts';
 
+/** The charge, refund or payout a callback names, with how to ask about it and apply what the provider says. */
+async function subjectFor(deps: { db: Db; settlement: Settlement; outflowSettlement: OutflowSettlement }, key: string) {
+  const { db, settlement, outflowSettlement } = deps;
+  if (isIdOf('payment', key) || isIdOf('topup', key)) {
+    const charge = await chargeStore.findChargeById(db, key);
+    return charge
+      ? {
+          id: charge.id,
+          provider: charge.provider,
+          status: (reference: string | null) =>
+            settlement.providerStatus({ ...charge, provider_reference: charge.provider_reference ?? reference }),
+          apply: (outcome: FinalOutcome) => settlement.applyOutcome(charge, outcome),
+          // A card state confirmed by the acquirer (a hold, a cancel) is entered as an answer would be.
+          record: (outcome: StatusOutcome) =>
+            outcome.status === 'not_found' ? undefined : settlement.recordProviderOutcome(charge, outcome),
+        }
+      : undefined;
+  }
+  if (isIdOf('refund', key) || isIdOf('payout', key)) {
+    const outflow = await outflowStore.findOutflowById(db, key);
+    return outflow
+      ? {
+          id: outflow.id,
+          provider: outflow.provider,
+          status: (reference: string | null) =>
+            outflowSettlement.providerStatus({ ...outflow, provider_reference: outflow.provider_reference ?? reference }),
+          apply: (outcome: FinalOutcome) => outflowSettlement.applyOutcome(outflow, outcome),
+          record: () => undefined,
+        }
+      : undefined;
+  }
+  return undefined;
+}
+
 /**
  * Asynchronous notifications from payment providers. A callback is a hint, not an outcome: it
  * is verified on its raw bytes by the provider's connector, which reads which charge it names;
@@ -27,36 +61,9 @@ export function createProviderCallbackService(deps: {
   outflowSettlement: OutflowSettlement;
   log: FastifyBaseLogger;
 }) {
-  const { db, registry, settlement, outflowSettlement, log } = deps;
+  const { registry, log } = deps;
 
-  /** The charge, refund or payout a callback names, with how to ask about it and apply what the provider says. */
-  async function subjectOf(key: string) {
-    if (isIdOf('payment', key) || isIdOf('topup', key)) {
-      const charge = await chargeStore.findChargeById(db, key);
-      return charge
-        ? {
-            id: charge.id,
-            provider: charge.provider,
-            status: (reference: string | null) =>
-              settlement.providerStatus({ ...charge, provider_reference: charge.provider_reference ?? reference }),
-            apply: (outcome: FinalOutcome) => settlement.applyOutcome(charge, outcome),
-          }
-        : undefined;
-    }
-    if (isIdOf('refund', key) || isIdOf('payout', key)) {
-      const outflow = await outflowStore.findOutflowById(db, key);
-      return outflow
-        ? {
-            id: outflow.id,
-            provider: outflow.provider,
-            status: (reference: string | null) =>
-              outflowSettlement.providerStatus({ ...outflow, provider_reference: outflow.provider_reference ?? reference }),
-            apply: (outcome: FinalOutcome) => outflowSettlement.applyOutcome(outflow, outcome),
-          }
-        : undefined;
-    }
-    return undefined;
-  }
+  const subjectOf = (key: string) => subjectFor(deps, key);
 
   return {
     /** Every connector: each documents its callback on the shared route. */
@@ -105,6 +112,7 @@ export function createProviderCallbackService(deps: {
       // is kept as a late outcome). Pending, or unknown to the provider: nothing changes, and the
       // worker keeps polling until the expiry.
       if (status.status === 'succeeded' || status.status === 'failed') await subject.apply(status);
+      else if (status.status === 'requires_capture' || status.status === 'canceled') await subject.record(status);
       return { received: true };
     },
   };

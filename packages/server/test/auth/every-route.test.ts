@@ -23,7 +23,20 @@ interface Route {
  * Routes outside /v1 that answer without a token. A new one fails the test until it is added
  * here, which is the moment to decide that it really is meant to be public.
  */
-const PUBLIC_ROUTES = new Set(['/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/oauth/token', '/provider-callbacks/:provider']);
+const PUBLIC_ROUTES = new Set([
+  '/',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/openapi.json',
+  '/oauth/token',
+  '/provider-callbacks/:provider',
+  // The payer's browser during 3-D Secure: a MAC in the URL, the outcome read from the acquirer.
+  '/3ds/:id/:token',
+  '/3ds/:id/:token/return',
+  // The sandbox's challenge page (its reference is unguessable, and only sandbox cards have one).
+  '/sandbox/3ds/:reference',
+]);
 /** The API reference UI serves its own static files under /docs; none of them touches merchant data. */
 const isDocsRoute = (url: string) => url === '/docs' || url.startsWith('/docs/');
 /** The dashboard is static files too: the page reaches merchant data only through /v1, with the merchant's token. */
