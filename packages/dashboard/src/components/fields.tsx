@@ -20,6 +20,31 @@ const LINKS: Record<string, string> = {
 };
 /** Said by the page's heading already. */
 const HIDDEN = new Set(['object']);
+/** What a merchant looks for first, in this order; every other field follows in the API's order. */
+const FIRST = [
+  'id',
+  'reference',
+  'status',
+  'amount',
+  'amount_refunded',
+  'currency',
+  'payment_method',
+  'source',
+  'destination',
+  'customer',
+  'holder',
+  'payment_id',
+  'wallet_id',
+  'source_wallet_id',
+  'destination_wallet_id',
+  'failure',
+  'late_outcome',
+  'description',
+];
+const rank = (key: string) => {
+  const at = FIRST.indexOf(key);
+  return at === -1 ? FIRST.length : at;
+};
 
 function Metadata({ metadata }: { metadata: Fields }) {
   const entries = Object.entries(metadata);
@@ -87,13 +112,17 @@ function show(key: string, value: Value, currency: string | undefined): Componen
   return String(value);
 }
 
-/** Every field of an API object, in the API's order, labelled in words and formatted by what its name says it is. */
+/**
+ * Every field of an API object, labelled in words and formatted by what its name says it is: the
+ * ones a merchant looks for first, then the others in the API's order.
+ */
 export function Fields({ object }: { object: Fields }) {
   const currency = typeof object.currency === 'string' ? object.currency : undefined;
   return (
     <dl class="fields">
       {Object.entries(object)
         .filter(([key]) => !HIDDEN.has(key))
+        .sort(([a], [b]) => rank(a) - rank(b))
         .map(([key, value]) => (
           <div key={key}>
             <dt>{labelFor(key)}</dt>
