@@ -365,6 +365,7 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
       await setWidth(page, NARROW);
       await assertNoSideScroll(page, name);
       await shoot(page, TOUR_DIR, name);
+      if (name === 'payment-card') await screenshot(page, 'payment-phone');
     }
     await setWidth(page, WIDE);
   });
