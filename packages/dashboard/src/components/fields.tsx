@@ -7,8 +7,10 @@ import { Money, Status, Time } from './values.tsx';
 type Value = unknown;
 type Fields = Record<string, Value>;
 
-const TIMES = /_at$/;
-const AMOUNTS = new Set(['amount', 'amount_refunded', 'balance', 'balance_after']);
+const TIMES = /_at$|^capture_before$/;
+const AMOUNTS = new Set(['amount', 'amount_refunded', 'amount_received', 'amount_capturable', 'balance', 'balance_after']);
+/** Codes shown as words ("requested_by_customer" → "Requested by customer"). */
+const CODES = new Set(['reason', 'capture_method', 'cancellation_reason']);
 const MEANS = new Set(['payment_method', 'source', 'destination']);
 const PARTIES = new Set(['customer', 'holder']);
 /** Fields naming another object, shown as a link to that object's page. */
@@ -27,6 +29,7 @@ const FIRST = [
   'status',
   'amount',
   'amount_refunded',
+  'amount_received',
   'currency',
   'payment_method',
   'source',
@@ -77,12 +80,34 @@ function LateOutcome({
   );
 }
 
+interface NextActionView {
+  type: string;
+  redirect_to_url?: { url: string };
+  expires_at?: string;
+}
+
+/** What the payer must do now: complete 3-D Secure at a URL before it expires. */
+function NextAction({ action }: { action: NextActionView }) {
+  if (action.type !== 'redirect_to_url' || !action.redirect_to_url) return <pre>{JSON.stringify(action, null, 2)}</pre>;
+  return (
+    <span>
+      The payer completes 3-D Secure at <a href={action.redirect_to_url.url}>the challenge page</a>
+      {action.expires_at && (
+        <>
+          {' '}
+          before <Time iso={action.expires_at} />
+        </>
+      )}
+    </span>
+  );
+}
+
 /** The value of a field the page knows by name; null when its name says nothing special. */
 function showKnown(key: string, value: Value, currency: string | undefined): ComponentChildren | null {
   if (key === 'status' && typeof value === 'string') return <Status status={value} />;
   if (key === 'id' && typeof value === 'string') return <code>{value}</code>;
   if (key === 'livemode') return value ? 'Live' : 'Sandbox';
-  if (key === 'reason' && typeof value === 'string') return sentence(value);
+  if (CODES.has(key) && typeof value === 'string') return sentence(value);
   if (TIMES.test(key) && typeof value === 'string') return <Time iso={value} />;
   if (AMOUNTS.has(key) && typeof value === 'string' && currency) return <Money amount={value} currency={currency} />;
   if (LINKS[key] && typeof value === 'string') return <Link to={`${LINKS[key]}/${value}`}>{value}</Link>;
@@ -97,6 +122,7 @@ function showKnown(key: string, value: Value, currency: string | undefined): Com
       </span>
     );
   }
+  if (key === 'next_action' && typeof value === 'object') return <NextAction action={value as NextActionView} />;
   if (key === 'late_outcome' && typeof value === 'object') return <LateOutcome late={value as Parameters<typeof LateOutcome>[0]['late']} />;
   if (key === 'events' && Array.isArray(value)) return value.includes('*') ? 'Every event' : value.join(', ');
   return null;

@@ -4,7 +4,7 @@ import { Link } from '../lib/router.tsx';
 /** A payment method, a top-up's source, or a refund's or payout's destination, as the API shows it (nothing secret). */
 export interface MeansView {
   type: string;
-  card?: { brand: string; last4: string; exp_month?: number; exp_year?: number };
+  card?: { brand: string; last4: string; exp_month?: number; exp_year?: number; three_d_secure?: { result: string } | null };
   mobile_money?: { phone_number: string; provider: string | null };
   wallet?: { wallet_id: string };
 }
@@ -25,6 +25,7 @@ export function Means({ means }: { means: MeansView }) {
             , expires {String(card.exp_month).padStart(2, '0')}/{card.exp_year}
           </span>
         )}
+        {card.three_d_secure && <span class="muted">, 3-D Secure: {sentence(card.three_d_secure.result).toLowerCase()}</span>}
       </span>
     );
   if (means.type === 'mobile_money' && mobile)
