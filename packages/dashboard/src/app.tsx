@@ -9,6 +9,8 @@ import { MovementList } from './pages/movement-list.tsx';
 import { NotFound } from './pages/not-found.tsx';
 import { Overview } from './pages/overview.tsx';
 import { SignIn } from './pages/sign-in.tsx';
+import { TransferDetail } from './pages/transfer-detail.tsx';
+import { TransferList } from './pages/transfer-list.tsx';
 import { WalletDetail } from './pages/wallet-detail.tsx';
 import { WalletList } from './pages/wallet-list.tsx';
 import { WebhookDetail } from './pages/webhook-detail.tsx';
@@ -18,6 +20,7 @@ function Page({ path }: { path: string[] }) {
   const [section, id] = path;
   if (section === undefined) return <Overview />;
   if (isMovementKind(section)) return id ? <MovementDetail kind={section} id={id} /> : <MovementList kind={section} />;
+  if (section === 'transfers') return id ? <TransferDetail id={id} /> : <TransferList />;
   if (section === 'wallets') return id ? <WalletDetail id={id} /> : <WalletList />;
   if (section === 'events') return id ? <EventDetail id={id} /> : <EventList />;
   if (section === 'webhooks') return id ? <WebhookDetail id={id} /> : <WebhookList />;

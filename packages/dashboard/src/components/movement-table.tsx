@@ -1,6 +1,8 @@
 import { useLayoutEffect } from 'preact/hooks';
 import { KINDS, type MoneyMovement, type MovementKind, meansOf } from '../lib/kinds.ts';
+import { meansName } from '../lib/labels.ts';
 import { Link } from '../lib/router.tsx';
+import { TableBox } from './table-box.tsx';
 import { Money, Status, Time } from './values.tsx';
 
 /**
@@ -15,36 +17,38 @@ export function MovementTable({ kind, rows, caption }: { kind: MovementKind; row
   }, [rows]);
   if (rows.length === 0) return <p>No {KINDS[kind].title.toLowerCase()} match.</p>;
   return (
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Reference</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Status</th>
-          <th scope="col">Means</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.id}>
-            <td>
-              <Link to={`${kind}/${row.id}`}>{row.reference}</Link>
-            </td>
-            <td class="num">
-              <Money amount={row.amount} currency={row.currency} />
-            </td>
-            <td>
-              <Status status={row.status} />
-            </td>
-            <td>{meansOf(row).replace('_', ' ')}</td>
-            <td>
-              <Time iso={row.created_at} />
-            </td>
+    <TableBox label={caption}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Reference</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">Means</th>
+            <th scope="col">Created</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>
+                <Link to={`${kind}/${row.id}`}>{row.reference}</Link>
+              </td>
+              <td class="num">
+                <Money amount={row.amount} currency={row.currency} />
+              </td>
+              <td>
+                <Status status={row.status} />
+              </td>
+              <td>{meansName(meansOf(row))}</td>
+              <td>
+                <Time iso={row.created_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableBox>
   );
 }

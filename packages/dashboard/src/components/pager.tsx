@@ -22,10 +22,10 @@ export function Pager({
   const hasPrevious = backwards ? page.has_more : cursor.starting_after !== undefined;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={!hasPrevious || !first} onClick={() => first && onChange({ ending_before: first })}>
+      <button type="button" class="secondary" disabled={!hasPrevious || !first} onClick={() => first && onChange({ ending_before: first })}>
         Previous page
       </button>
-      <button type="button" disabled={!hasNext || !last} onClick={() => last && onChange({ starting_after: last })}>
+      <button type="button" class="secondary" disabled={!hasNext || !last} onClick={() => last && onChange({ starting_after: last })}>
         Next page
       </button>
     </nav>

@@ -50,7 +50,7 @@ export function PayoutForm() {
         </select>
         <label for="po-to">{destination === 'wallet' ? 'Wallet id' : 'Phone number (E.164)'}</label>
         <input id="po-to" name="to" required />
-        <button type="submit" disabled={create.isPending}>
+        <button type="submit" class="danger" disabled={create.isPending}>
           Create payout
         </button>
       </form>

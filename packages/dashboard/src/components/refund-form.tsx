@@ -52,11 +52,12 @@ export function RefundForm({ payment, refundable }: { payment: Payment; refundab
       />
       {confirming && <p role="status">Refund {formatMoney(amount, payment.currency)} to the payer? This cannot be undone.</p>}
       <div class="actions">
-        <button type="submit" disabled={refund.isPending}>
+        <button type="submit" class={confirming ? 'danger' : undefined} disabled={refund.isPending}>
           {confirming ? 'Confirm refund' : 'Continue'}
         </button>
         <button
           type="button"
+          class="secondary"
           onClick={() => {
             setOpen(false);
             setConfirming(false);

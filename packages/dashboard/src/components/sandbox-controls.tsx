@@ -20,7 +20,7 @@ export function SandboxControls({ kind, id }: { kind: MovementKind; id: string }
       <button type="button" disabled={force.isPending} onClick={() => force.mutate('succeed')}>
         Succeed
       </button>
-      <button type="button" disabled={force.isPending} onClick={() => force.mutate('fail')}>
+      <button type="button" class="danger" disabled={force.isPending} onClick={() => force.mutate('fail')}>
         Fail
       </button>
       <ErrorNotice error={force.error} />

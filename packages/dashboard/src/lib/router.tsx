@@ -35,17 +35,21 @@ export function usePath(): string[] {
   return path === '' ? [] : path.split('/').map(decodeURIComponent);
 }
 
-type LinkProps = { to: string; children: ComponentChildren } & Omit<JSX.HTMLAttributes<HTMLAnchorElement>, 'href'>;
+type LinkProps = { to: string; children: ComponentChildren; onClick?: () => void } & Omit<
+  JSX.HTMLAttributes<HTMLAnchorElement>,
+  'href' | 'onClick'
+>;
 
-/** A real link (open in a new tab works), followed in the page when clicked plainly. */
-export function Link({ to, children, ...rest }: LinkProps) {
-  const onClick = (event: MouseEvent) => {
+/** A real link (open in a new tab works), followed in the page when clicked plainly; `onClick` runs first. */
+export function Link({ to, children, onClick, ...rest }: LinkProps) {
+  const follow = (event: MouseEvent) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
+    onClick?.();
     navigate(to);
   };
   return (
-    <a href={`${BASE}/${to}`} onClick={onClick} {...rest}>
+    <a href={`${BASE}/${to}`} {...rest} onClick={follow}>
       {children}
     </a>
   );

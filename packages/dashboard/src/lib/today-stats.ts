@@ -24,8 +24,11 @@ export async function readTodayStats(client: Purse): Promise<TodayStats> {
       stats.partial = true;
       break;
     }
-    stats[payment.status] += 1;
-    if (payment.status !== 'succeeded') continue;
+    // A card waiting on 3-D Secure or on its capture is not settled yet; a canceled one is neither outcome.
+    const status: string = payment.status;
+    if (status === 'succeeded' || status === 'failed') stats[status] += 1;
+    else if (status === 'pending' || status.startsWith('requires_')) stats.pending += 1;
+    if (status !== 'succeeded') continue;
     const digits = fractionDigits(payment.amount);
     const sum = sums.get(payment.currency) ?? { minor: 0n, digits };
     sum.minor += toMinor(payment.amount, digits);

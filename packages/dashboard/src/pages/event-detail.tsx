@@ -1,8 +1,40 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { Deliveries } from '../components/deliveries.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
+import { Fields, RawJson } from '../components/fields.tsx';
 import { Time } from '../components/values.tsx';
+import { objectName } from '../lib/labels.ts';
+import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
+
+/** Where each kind of object an event carries has its own page. */
+const PAGES: Record<string, string> = {
+  payment: 'payments',
+  topup: 'topups',
+  refund: 'refunds',
+  payout: 'payouts',
+  transfer: 'transfers',
+  wallet: 'wallets',
+  webhook_endpoint: 'webhooks',
+};
+
+/** The object an event carried, labelled like its own page, with a link to that page. */
+function EventObject({ object }: { object: Record<string, unknown> }) {
+  const kind = typeof object.object === 'string' ? object.object : 'object';
+  const page = PAGES[kind];
+  const name = objectName(kind).toLowerCase();
+  return (
+    <section aria-labelledby="data-heading">
+      <h2 id="data-heading">The {name} as the event carried it</h2>
+      {page && typeof object.id === 'string' && (
+        <p>
+          <Link to={`${page}/${object.id}`}>Open the {name} as it is now</Link>
+        </p>
+      )}
+      <Fields object={object} />
+    </section>
+  );
+}
 
 export function EventDetail({ id }: { id: string }) {
   const queryClient = useQueryClient();
@@ -31,10 +63,8 @@ export function EventDetail({ id }: { id: string }) {
             <h2 id="deliveries-heading">Webhook deliveries</h2>
             <Deliveries eventId={id} />
           </section>
-          <section aria-labelledby="data-heading">
-            <h2 id="data-heading">Data</h2>
-            <pre>{JSON.stringify(event.data.data, null, 2)}</pre>
-          </section>
+          <EventObject object={event.data.data.object} />
+          <RawJson object={event.data} />
         </>
       )}
     </>

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { type Cursor, Pager } from '../components/pager.tsx';
+import { TableBox } from '../components/table-box.tsx';
 import { Time } from '../components/values.tsx';
 import { firstPage } from '../lib/page.ts';
 import { Link } from '../lib/router.tsx';
@@ -40,31 +41,33 @@ export function EventList() {
       <ErrorNotice error={page.error} />
       {page.data && page.data.data.length === 0 && <p>No events match.</p>}
       {page.data && page.data.data.length > 0 && (
-        <table>
-          <caption>Events, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Type</th>
-              <th scope="col">Object</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.data.map((event) => (
-              <tr key={event.id}>
-                <td>
-                  <Link to={`events/${event.id}`}>{event.id}</Link>
-                </td>
-                <td>{event.type}</td>
-                <td>{(event.data.object as { id?: string }).id ?? ''}</td>
-                <td>
-                  <Time iso={event.created_at} />
-                </td>
+        <TableBox label="Events, newest first">
+          <table>
+            <caption>Events, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Type</th>
+                <th scope="col">Object</th>
+                <th scope="col">Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {page.data.data.map((event) => (
+                <tr key={event.id}>
+                  <td>
+                    <Link to={`events/${event.id}`}>{event.id}</Link>
+                  </td>
+                  <td>{event.type}</td>
+                  <td>{(event.data.object as { id?: string }).id ?? ''}</td>
+                  <td>
+                    <Time iso={event.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
       )}
       <Pager cursor={cursor} page={page.data} onChange={setCursor} />
     </>

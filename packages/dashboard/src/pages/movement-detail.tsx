@@ -1,7 +1,7 @@
 import type { Payment } from '@purse/sdk';
 import { useQuery } from '@tanstack/preact-query';
 import { ErrorNotice } from '../components/error-notice.tsx';
-import { Fields } from '../components/fields.tsx';
+import { Fields, RawJson } from '../components/fields.tsx';
 import { MovementTable } from '../components/movement-table.tsx';
 import { RefundForm } from '../components/refund-form.tsx';
 import { SandboxControls } from '../components/sandbox-controls.tsx';
@@ -58,6 +58,7 @@ export function MovementDetail({ kind, id }: { kind: MovementKind; id: string })
           </section>
           {payment && <PaymentRefunds payment={payment} />}
           <Timeline objectId={object.id} />
+          <RawJson object={object} />
         </>
       )}
     </>

@@ -4,25 +4,10 @@ import { ErrorNotice } from '../components/error-notice.tsx';
 import { MovementTable } from '../components/movement-table.tsx';
 import { type Cursor, Pager } from '../components/pager.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
+import { type Filters, readFilters } from '../lib/filters.ts';
 import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { firstPage } from '../lib/page.ts';
 import { api } from '../lib/session.ts';
-import { dayBoundary } from '../lib/time.ts';
-
-type Filters = Record<string, string>;
-
-/** The form's values as the API's list filters: empty fields left out, days as instants. */
-function readFilters(form: HTMLFormElement): Filters {
-  const filters: Filters = {};
-  for (const [key, raw] of new FormData(form)) {
-    const value = String(raw).trim();
-    if (value === '') continue;
-    if (key === 'from') filters.created_gte = dayBoundary(value, false);
-    else if (key === 'to') filters.created_lte = dayBoundary(value, true);
-    else filters[key] = value;
-  }
-  return filters;
-}
 
 function FilterForm({ kind, onApply }: { kind: MovementKind; onApply: (filters: Filters) => void }) {
   const submit = (event: SubmitEvent) => {

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/preact-query';
 import { CsvDownload } from '../components/csv-download.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { MovementTable } from '../components/movement-table.tsx';
+import { TableBox } from '../components/table-box.tsx';
 import { Money } from '../components/values.tsx';
 import { firstPage } from '../lib/page.ts';
 import { api } from '../lib/session.ts';
@@ -14,29 +15,31 @@ function BalanceTable({ balance }: { balance: Balance }) {
   const amountIn = (list: { currency: string; amount: string }[], currency: string) =>
     list.find((b) => b.currency === currency)?.amount ?? '0';
   return (
-    <table>
-      <caption>Balance per currency</caption>
-      <thead>
-        <tr>
-          <th scope="col">Currency</th>
-          <th scope="col">Available</th>
-          <th scope="col">Reserved</th>
-        </tr>
-      </thead>
-      <tbody>
-        {currencies.map((currency) => (
-          <tr key={currency}>
-            <th scope="row">{currency}</th>
-            <td>
-              <Money amount={amountIn(balance.available, currency)} currency={currency} />
-            </td>
-            <td>
-              <Money amount={amountIn(balance.reserved, currency)} currency={currency} />
-            </td>
+    <TableBox label="Balance per currency">
+      <table>
+        <caption>Balance per currency</caption>
+        <thead>
+          <tr>
+            <th scope="col">Currency</th>
+            <th scope="col">Available</th>
+            <th scope="col">Reserved</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {currencies.map((currency) => (
+            <tr key={currency}>
+              <th scope="row">{currency}</th>
+              <td>
+                <Money amount={amountIn(balance.available, currency)} currency={currency} />
+              </td>
+              <td>
+                <Money amount={amountIn(balance.reserved, currency)} currency={currency} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableBox>
   );
 }
 

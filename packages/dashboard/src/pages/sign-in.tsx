@@ -35,7 +35,7 @@ export function SignIn({ notice }: { notice: string | null }) {
           {notice}
         </p>
       )}
-      <form onSubmit={submit}>
+      <form class="stacked" onSubmit={submit}>
         <label for="client_id">Client ID</label>
         <input id="client_id" name="client_id" autoComplete="username" required spellcheck={false} />
         <label for="client_secret">Client secret</label>

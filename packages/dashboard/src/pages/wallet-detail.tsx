@@ -1,10 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
-import { Fields } from '../components/fields.tsx';
+import { Fields, RawJson } from '../components/fields.tsx';
 import { type Cursor, Pager } from '../components/pager.tsx';
+import { TableBox } from '../components/table-box.tsx';
 import { Money, Status, Time } from '../components/values.tsx';
 import { isMovementKind } from '../lib/kinds.ts';
+import { objectName } from '../lib/labels.ts';
 import { firstPage } from '../lib/page.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
@@ -22,39 +24,42 @@ function Transactions({ walletId }: { walletId: string }) {
       <ErrorNotice error={page.error} />
       {page.data && page.data.data.length === 0 && <p>No transactions yet.</p>}
       {page.data && page.data.data.length > 0 && (
-        <table>
-          <caption>The wallet's ledger lines, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Balance after</th>
-              <th scope="col">Source</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.data.map((line) => {
-              const section = `${line.source_type}s`;
-              return (
-                <tr key={line.id}>
-                  <td>
-                    <Time iso={line.created_at} />
-                  </td>
-                  <td class="num">
-                    <Money amount={line.amount} currency={line.currency} />
-                  </td>
-                  <td class="num">
-                    <Money amount={line.balance_after} currency={line.currency} />
-                  </td>
-                  <td>
-                    {line.source_type}{' '}
-                    {isMovementKind(section) ? <Link to={`${section}/${line.source_id}`}>{line.source_id}</Link> : line.source_id}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <TableBox label="The wallet's ledger lines, newest first">
+          <table>
+            <caption>The wallet's ledger lines, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Balance after</th>
+                <th scope="col">Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.data.map((line) => {
+                const section = `${line.source_type}s`;
+                const linked = isMovementKind(section) || section === 'transfers';
+                return (
+                  <tr key={line.id}>
+                    <td>
+                      <Time iso={line.created_at} />
+                    </td>
+                    <td class="num">
+                      <Money amount={line.amount} currency={line.currency} />
+                    </td>
+                    <td class="num">
+                      <Money amount={line.balance_after} currency={line.currency} />
+                    </td>
+                    <td>
+                      {objectName(line.source_type)}{' '}
+                      {linked ? <Link to={`${section}/${line.source_id}`}>{line.source_id}</Link> : line.source_id}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableBox>
       )}
       <Pager cursor={cursor} page={page.data} onChange={setCursor} />
     </section>
@@ -101,6 +106,7 @@ export function WalletDetail({ id }: { id: string }) {
             <Fields object={object as unknown as Record<string, unknown>} />
           </section>
           <Transactions walletId={id} />
+          <RawJson object={object} />
         </>
       )}
     </>

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { type Cursor, Pager } from '../components/pager.tsx';
+import { TableBox } from '../components/table-box.tsx';
 import { Money, Status, Time } from '../components/values.tsx';
 import { firstPage } from '../lib/page.ts';
 import { Link } from '../lib/router.tsx';
@@ -65,37 +66,39 @@ export function WalletList() {
       <ErrorNotice error={page.error} />
       {page.data && page.data.data.length === 0 && <p>No wallets yet.</p>}
       {page.data && page.data.data.length > 0 && (
-        <table>
-          <caption>Wallets, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Wallet</th>
-              <th scope="col">Holder</th>
-              <th scope="col">Balance</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.data.map((wallet) => (
-              <tr key={wallet.id}>
-                <td>
-                  <Link to={`wallets/${wallet.id}`}>{wallet.id}</Link>
-                </td>
-                <td>{wallet.holder?.name ?? ''}</td>
-                <td class="num">
-                  <Money amount={wallet.balance} currency={wallet.currency} />
-                </td>
-                <td>
-                  <Status status={wallet.status} />
-                </td>
-                <td>
-                  <Time iso={wallet.created_at} />
-                </td>
+        <TableBox label="Wallets, newest first">
+          <table>
+            <caption>Wallets, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Wallet</th>
+                <th scope="col">Holder</th>
+                <th scope="col">Balance</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {page.data.data.map((wallet) => (
+                <tr key={wallet.id}>
+                  <td>
+                    <Link to={`wallets/${wallet.id}`}>{wallet.id}</Link>
+                  </td>
+                  <td>{wallet.holder?.name ?? ''}</td>
+                  <td class="num">
+                    <Money amount={wallet.balance} currency={wallet.currency} />
+                  </td>
+                  <td>
+                    <Status status={wallet.status} />
+                  </td>
+                  <td>
+                    <Time iso={wallet.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
       )}
       <Pager cursor={cursor} page={page.data} onChange={setCursor} />
     </>

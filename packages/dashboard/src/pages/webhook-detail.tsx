@@ -1,8 +1,9 @@
 import type { WebhookEndpoint } from '@purse/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
+import { EndpointDeliveries } from '../components/endpoint-deliveries.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
+import { Fields, RawJson } from '../components/fields.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
-import { Timeline } from '../components/timeline.tsx';
 import { Status } from '../components/values.tsx';
 import { parseEvents } from '../lib/endpoint-form.ts';
 import { api } from '../lib/session.ts';
@@ -67,7 +68,7 @@ export function WebhookDetail({ id }: { id: string }) {
   });
   const test = useMutation({
     mutationFn: () => api().webhookEndpoints.sendTestEvent(id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['events', 'of', id] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['deliveries', 'endpoint', id] }),
   });
   const object = endpoint.data;
   return (
@@ -104,8 +105,13 @@ export function WebhookDetail({ id }: { id: string }) {
               <p class="muted">The old secret keeps signing alongside the new one for 24 hours.</p>
             </>
           )}
+          <EndpointDeliveries endpointId={id} />
+          <section aria-labelledby="fields-heading">
+            <h2 id="fields-heading">Fields</h2>
+            <Fields object={object as unknown as Record<string, unknown>} />
+          </section>
           <EditEndpoint endpoint={object} />
-          <Timeline objectId={id} />
+          <RawJson object={object} />
         </>
       )}
     </>

@@ -2,6 +2,7 @@ import type { WebhookEndpoint } from '@purse/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { SecretOnce } from '../components/secret-once.tsx';
+import { TableBox } from '../components/table-box.tsx';
 import { Status, Time } from '../components/values.tsx';
 import { parseEvents } from '../lib/endpoint-form.ts';
 import { firstPage } from '../lib/page.ts';
@@ -70,33 +71,39 @@ export function WebhookList() {
       <ErrorNotice error={endpoints.error} />
       {endpoints.data && endpoints.data.data.length === 0 && <p>No endpoints yet.</p>}
       {endpoints.data && endpoints.data.data.length > 0 && (
-        <table>
-          <caption>Webhook endpoints</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {endpoints.data.data.map((endpoint: WebhookEndpoint) => (
-              <tr key={endpoint.id}>
-                <td>
-                  <Link to={`webhooks/${endpoint.id}`}>{endpoint.url}</Link>
-                </td>
-                <td>{endpoint.events.join(', ')}</td>
-                <td>
-                  <Status status={endpoint.status} />
-                </td>
-                <td>
-                  <Time iso={endpoint.created_at} />
-                </td>
+        <TableBox label="Webhook endpoints">
+          <table>
+            <caption>Webhook endpoints</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">ID</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {endpoints.data.data.map((endpoint: WebhookEndpoint) => (
+                <tr key={endpoint.id}>
+                  <td>
+                    <Link to={`webhooks/${endpoint.id}`}>{endpoint.url}</Link>
+                  </td>
+                  <td>
+                    <code>{endpoint.id}</code>
+                  </td>
+                  <td>{endpoint.events.includes('*') ? 'Every event' : endpoint.events.join(', ')}</td>
+                  <td>
+                    <Status status={endpoint.status} />
+                  </td>
+                  <td>
+                    <Time iso={endpoint.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
       )}
     </>
   );

@@ -1,6 +1,7 @@
 // The merchant dashboard in a real browser against a real Purse: every action a merchant takes
-// there, the token kept out of browser storage, no console errors, axe-core on the main pages, and
-// the two budgets (first-load JS < 200 KB gzip, a 100-row payments page rendered in < 100 ms).
+// there, the token kept out of browser storage, no console errors, axe-core on the main pages, the
+// two budgets (first-load JS < 200 KB gzip, a 100-row payments page rendered in < 100 ms), and every
+// page at 1400 and 390 px wide: screenshots, no sideways scrolling, the menu button.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,14 +13,18 @@ import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { CARD_OK, uniqueRef } from '../helpers/factories.ts';
 import { eventually, parallel, SERVER_DIR } from '../helpers/processes.ts';
 import { assertAccessible, collectPageErrors, gzipBytesOfScripts, launchChromium } from './browser.ts';
+import { assertNoSideScroll, assertStackedForm, go, NARROW, setWidth, shoot, trackRequests, WIDE } from './layout.ts';
 import { startReceiver } from './receiver.ts';
 
 const JS_BUDGET_BYTES = 200 * 1024;
 const RENDER_BUDGET_MS = 100;
 
-/** PURSE_DASHBOARD_SCREENSHOTS=1 writes the README's screenshots; otherwise they go to a temp dir. */
-const SHOTS_DIR =
-  process.env.PURSE_DASHBOARD_SCREENSHOTS === '1' ? join(SERVER_DIR, '../../docs/dashboard') : mkdtempSync(join(tmpdir(), 'purse-dash-'));
+/** Every page at both widths, on every run (the test prints where). */
+const TOUR_DIR = mkdtempSync(join(tmpdir(), 'purse-dashboard-'));
+/** PURSE_DASHBOARD_SCREENSHOTS=1 writes the README's screenshots; otherwise they go beside the others. */
+const SHOTS_DIR = process.env.PURSE_DASHBOARD_SCREENSHOTS === '1' ? join(SERVER_DIR, '../../docs/dashboard') : TOUR_DIR;
+/** What the failing receiver answers: the dashboard shows its start with the attempt once the API returns it. */
+const FAILING_BODY = '{"error":"signature mismatch: this receiver still has the old secret"}';
 
 const card = { type: 'card' as const, card: CARD_OK };
 
@@ -31,6 +36,25 @@ async function screenshot(page: Page, name: string, fullPage = false): Promise<v
 
 function nav(page: Page, name: string) {
   return page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+}
+
+/** The value shown for a labelled field of a detail page. */
+function field(page: Page, label: string) {
+  return page
+    .locator('dl.fields > div')
+    .filter({ has: page.locator('dt').getByText(label, { exact: true }) })
+    .locator(':scope > dd');
+}
+
+/** No snake_case field name on the page's field list, and the raw JSON folded away. */
+async function assertPlainWords(page: Page): Promise<void> {
+  const names = await page.locator('dl.fields > div > dt').allTextContents();
+  assert.deepEqual(
+    names.filter((name) => name.includes('_')),
+    [],
+    'field labels are words',
+  );
+  assert.equal(await page.locator('main pre').first().isVisible(), false, 'no JSON blob on show');
 }
 
 /** Payments page → search by reference → the payment's page. */
@@ -69,18 +93,62 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
   });
   assert.equal(pending.status, 'pending');
   const wallet = await purse.wallets.create({ currency: 'KES', holder: { name: 'Amina' } });
+  // A transfer between two wallets, and an endpoint for transfers whose receiver answers 400; a payout.
+  const failing = await startReceiver(t, { status: 400, body: FAILING_BODY });
+  const failingEndpoint = await purse.webhookEndpoints.create({ url: failing.url, events: ['transfer.succeeded'] });
+  const holder = { name: 'Juma Otieno', email: 'juma@example.com', phone_number: '+254712345678' };
+  const juma = await purse.wallets.create({ currency: 'KES', holder });
+  const savings = await purse.wallets.create({ currency: 'KES', holder: { name: 'Juma savings' } });
+  const topup = await purse.topups.create({
+    reference: uniqueRef('topup'),
+    amount: '200.00',
+    currency: 'KES',
+    wallet_id: juma.id,
+    source: card,
+  });
+  const transfer = await purse.transfers.create({
+    reference: uniqueRef('move'),
+    amount: '25.00',
+    currency: 'KES',
+    source_wallet_id: juma.id,
+    destination_wallet_id: savings.id,
+  });
+  assert.equal(transfer.status, 'succeeded');
+  const payout = await purse.payouts.create({
+    reference: uniqueRef('payout'),
+    amount: '10.00',
+    currency: 'KES',
+    destination: { type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } },
+  });
+  const transferEvent = (await purse.events.list({ object_id: transfer.id })).data[0];
+  assert.ok(transferEvent);
+  await eventually('the failing receiver answered the transfer event', async () =>
+    (await purse.events.deliveries(transferEvent.id)).data.find((d) => d.webhook_endpoint_id === failingEndpoint.id && d.attempt_count > 0),
+  );
 
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: WIDE, height: 900 } });
   const page = await context.newPage();
   const errors = collectPageErrors(page);
+  const requests = trackRequests(page);
   let token: string | null = null;
   page.on('response', async (response) => {
     if (response.url().endsWith('/oauth/token') && response.ok())
       token = ((await response.json()) as { access_token: string }).access_token;
   });
 
-  await t.test('signs in with the client id and secret; the first load stays under the JS budget', async () => {
+  await t.test('the sign-in page is a stacked form at 1400 and 390 px', async () => {
+    t.diagnostic(`screenshots of every page at ${WIDE} and ${NARROW} px: ${TOUR_DIR}`);
     await page.goto(`${base}/dashboard`);
+    await assertStackedForm(page, ['Client ID', 'Client secret']);
+    await shoot(page, TOUR_DIR, 'sign-in');
+    await setWidth(page, NARROW);
+    await assertStackedForm(page, ['Client ID', 'Client secret']);
+    await assertNoSideScroll(page, 'sign-in');
+    await shoot(page, TOUR_DIR, 'sign-in');
+    await setWidth(page, WIDE);
+  });
+
+  await t.test('signs in with the client id and secret; the first load stays under the JS budget', async () => {
     await assertAccessible(page, 'the sign-in page');
     await page.getByLabel('Client ID').fill(merchant.clientId);
     await page.getByLabel('Client secret').fill(merchant.clientSecret);
@@ -97,6 +165,8 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
 
   await t.test('finds the API payment by reference and refunds it from its page', async () => {
     await openPayment(page, paid.reference);
+    assert.match((await field(page, 'Payment method').textContent()) ?? '', /^Visa •••• 4242, expires 12\/2035\b/);
+    await assertPlainWords(page);
     await assertAccessible(page, "a payment's page");
     await page.getByRole('button', { name: 'Refund' }).click();
     const amount = page.getByLabel('Amount to refund (KES)');
@@ -112,6 +182,7 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
 
   await t.test('forces a pending sandbox payment with Succeed', async () => {
     await openPayment(page, pending.reference);
+    assert.match((await field(page, 'Payment method').textContent()) ?? '', /^Mobile money \+254712345005\b/);
     await page.getByRole('button', { name: 'Succeed' }).click();
     await page.locator('.headline').getByText('succeeded').waitFor();
     assert.equal((await purse.payments.retrieve(pending.id)).status, 'succeeded');
@@ -137,6 +208,7 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
 
   await t.test('adds a webhook endpoint, sends a test event and redelivers it to a local receiver', async () => {
     await nav(page, 'Webhooks').click();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('cell', { name: failingEndpoint.id, exact: true }).waitFor();
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = (await page.locator('.secret code').textContent()) ?? '';
@@ -158,6 +230,45 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
     await page.getByRole('table', { name: 'Webhook endpoints' }).waitFor();
     await assertAccessible(page, 'Webhooks');
     await screenshot(page, 'webhooks');
+  });
+
+  await t.test("an endpoint's page lists its deliveries; a failed attempt shows what the receiver answered", async () => {
+    await nav(page, 'Webhooks').click();
+    await page.getByRole('link', { name: failing.url, exact: true }).click();
+    const log = page.getByRole('table', { name: 'Deliveries to this endpoint, newest first' });
+    const row = log.getByRole('row').filter({ hasText: 'transfer.succeeded' });
+    await row.waitFor();
+    // Event, status, attempts, last status code, last attempt, next attempt, last response.
+    const [type, status, attempts, code, , , response] = await row.getByRole('cell').allTextContents();
+    assert.equal(type, 'transfer.succeeded');
+    assert.match(status ?? '', /^(pending|failed)$/);
+    assert.ok(Number(attempts) >= 1, `attempts: ${attempts}`);
+    assert.equal(code, '400');
+    assert.match(response ?? '', /HTTP 400/);
+    // The API's response_excerpt (the start of the receiver's answer) is shown as soon as the API returns it.
+    const delivery = (await purse.events.deliveries(transferEvent.id)).data.find((d) => d.webhook_endpoint_id === failingEndpoint.id);
+    const attempt = delivery?.attempts[0] as { response_excerpt?: string | null } | undefined;
+    if (attempt && 'response_excerpt' in attempt) assert.ok(response?.includes(FAILING_BODY), `the answer shown: ${response}`);
+    else assert.ok(!response?.includes(FAILING_BODY), 'nothing is invented when the API has no excerpt');
+    await assertAccessible(page, "an endpoint's page");
+  });
+
+  await t.test('lists transfers and opens one: its wallets are links, the holder is in words', async () => {
+    await nav(page, 'Transfers').click();
+    await page.getByRole('table', { name: 'Transfers, newest first' }).getByRole('link', { name: transfer.reference }).click();
+    await page.getByRole('heading', { level: 1, name: `Transfer ${transfer.reference}` }).waitFor();
+    assert.equal(await field(page, 'From wallet').textContent(), juma.id);
+    assert.equal(await field(page, 'To wallet').textContent(), savings.id);
+    await page.getByRole('link', { name: 'transfer.succeeded' }).waitFor();
+    await assertPlainWords(page);
+    await assertAccessible(page, "a transfer's page");
+    await field(page, 'From wallet').getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: `Wallet ${holder.name}` }).waitFor();
+    const shown = field(page, 'Holder');
+    assert.deepEqual(await shown.locator('dt').allTextContents(), ['Name', 'Email', 'Phone']);
+    assert.deepEqual(await shown.locator('dd').allTextContents(), [holder.name, holder.email, holder.phone_number]);
+    await page.getByRole('link', { name: transfer.id }).first().waitFor();
+    await assertPlainWords(page);
   });
 
   await t.test('freezes a wallet', async () => {
@@ -186,12 +297,77 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
   });
 
   await t.test('the other main pages pass axe-core', async () => {
-    for (const name of ['Top-ups', 'Refunds', 'Payouts', 'Events']) {
+    for (const name of ['Top-ups', 'Refunds', 'Payouts', 'Transfers', 'Events']) {
       await nav(page, name).click();
       await page.getByRole('heading', { level: 1, name }).waitFor();
       await page.getByRole('button', { name: 'Next page' }).waitFor();
       await assertAccessible(page, name);
     }
+  });
+
+  await t.test('at 390 px the Menu button opens and closes the navigation, by keyboard too', async () => {
+    await setWidth(page, NARROW);
+    await go(page, '');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const link = nav(page, 'Transfers');
+    await menu.waitFor();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await link.isVisible(), false, 'the navigation starts folded');
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await link.waitFor();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await assertNoSideScroll(page, 'the open menu');
+    await shoot(page, TOUR_DIR, 'menu-open');
+    await assertAccessible(page, `the open menu at ${NARROW} px`);
+    await page.keyboard.press('Escape');
+    await link.waitFor({ state: 'hidden' });
+    assert.ok(await menu.evaluate((el) => el === document.activeElement), 'Escape gives the focus back to the Menu button');
+    await page.keyboard.press('Space');
+    await link.click();
+    await page.getByRole('heading', { level: 1, name: 'Transfers' }).waitFor();
+    await link.waitFor({ state: 'hidden' });
+    await setWidth(page, WIDE);
+    assert.equal(await menu.isVisible(), false, 'no Menu button on a wide screen');
+    assert.ok(await nav(page, 'Transfers').isVisible(), 'the navigation is always shown on a wide screen');
+  });
+
+  await t.test(`every page at ${WIDE} and ${NARROW} px: a screenshot of each, no sideways scrolling at ${NARROW} px`, async () => {
+    const refund = (await purse.refunds.list({ payment_id: paid.id })).data[0];
+    assert.ok(refund);
+    const pages: [name: string, path: string, heading: string][] = [
+      ['overview', '', 'Overview'],
+      ['payments', 'payments', 'Payments'],
+      ['payment-card', `payments/${paid.id}`, `Payment ${paid.reference}`],
+      ['payment-mobile-money', `payments/${pending.id}`, `Payment ${pending.reference}`],
+      ['topups', 'topups', 'Top-ups'],
+      ['topup', `topups/${topup.id}`, `Top-up ${topup.reference}`],
+      ['refunds', 'refunds', 'Refunds'],
+      ['refund', `refunds/${refund.id}`, `Refund ${refund.reference}`],
+      ['payouts', 'payouts', 'Payouts'],
+      ['payout', `payouts/${payout.id}`, `Payout ${payout.reference}`],
+      ['transfers', 'transfers', 'Transfers'],
+      ['transfer', `transfers/${transfer.id}`, `Transfer ${transfer.reference}`],
+      ['wallets', 'wallets', 'Wallets'],
+      ['wallet', `wallets/${juma.id}`, `Wallet ${holder.name}`],
+      ['events', 'events', 'Events'],
+      ['event', `events/${transferEvent.id}`, 'Event transfer.succeeded'],
+      ['webhooks', 'webhooks', 'Webhooks'],
+      ['webhook', `webhooks/${failingEndpoint.id}`, 'Webhook endpoint'],
+      ['not-found', 'no-such-page', 'Not found'],
+    ];
+    for (const [name, path, heading] of pages) {
+      await setWidth(page, WIDE);
+      await go(page, path);
+      await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+      await requests.quiet();
+      await shoot(page, TOUR_DIR, name);
+      await setWidth(page, NARROW);
+      await assertNoSideScroll(page, name);
+      await shoot(page, TOUR_DIR, name);
+      if (name === 'payment-card') await screenshot(page, 'payment-phone');
+    }
+    await setWidth(page, WIDE);
   });
 
   await t.test('the token never reaches browser storage, and nothing logged an error', async () => {

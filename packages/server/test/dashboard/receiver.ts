@@ -6,15 +6,18 @@ export interface Received {
   body: string;
 }
 
-/** A webhook receiver on 127.0.0.1 that answers 200 and keeps what it was sent. */
-export async function startReceiver(t: TestContext): Promise<{ url: string; received: Received[] }> {
+/** A webhook receiver on 127.0.0.1 that keeps what it was sent and answers `status` with `body` (200 and nothing by default). */
+export async function startReceiver(
+  t: TestContext,
+  answer: { status: number; body: string } = { status: 200, body: '' },
+): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(200).end();
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
