@@ -6,6 +6,7 @@ import { createCardAuthentication } from './charges/card-authentication.ts';
 import { createCardOperations } from './charges/operations.ts';
 import { createChargeService } from './charges/service.ts';
 import { createSettlement } from './charges/settlement.ts';
+import type { claimOperation } from './charges/store/card-states.ts';
 import { createChargeReader } from './charges/store/read.ts';
 import { createSettlementWorker } from './charges/worker.ts';
 import type { Config } from './config.ts';
@@ -58,6 +59,8 @@ export interface BuildDepsOptions {
    */
   writes?: Partial<MoneyWrites>;
   executeBatch?: BatchExecutor;
+  /** How a capture or cancel is recorded before the acquirer is called (store/card-states.ts claimOperation by default). */
+  claimOperation?: typeof claimOperation;
   /** An already opened database (tests); otherwise the configured one is opened. */
   db?: DbHandle;
   logger?: Logger;
@@ -171,7 +174,7 @@ export async function buildDeps(config: Config, options: BuildDepsOptions = {}) 
   // What every money service takes.
   const money = { db: db.db, groupCommit, writes, clock, config, hashKey };
   const charges = createChargeService({ ...money, reader: chargeReader, registry, settlement });
-  const cardOperations = createCardOperations({ db: db.db, clock, config, registry, settlement });
+  const cardOperations = createCardOperations({ db: db.db, clock, config, registry, settlement, claim: options.claimOperation });
   const cardAuthentication = createCardAuthentication({ db: db.db, settlement, urls: authentication, log: logger });
   const wallets = createWalletService({ db: db.db, clock, config, hashKey });
   const transfers = createTransferService(money);

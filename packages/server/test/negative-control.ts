@@ -14,6 +14,10 @@
 //   the way it checks (test/negative-controls/batchers.ts: no per-statement fallback, reversed
 //   order, answers before COMMIT), and merged outflows each checked against the whole funds
 //   instead of their sum (broken-writes.ts unsplitOutflows).
+// - The capture storm (test/cards/capture-storm.ts): 20 concurrent captures of one card
+//   authorisation against the fake acquirer, with the claim that records an operation replaced
+//   by a check-then-act (test/negative-controls/broken-claims.ts). It must send MORE than one
+//   capture request to the acquirer.
 //
 // The broken variants are wired through buildTestApp (buildDeps options); a production start has
 // no way to choose one.
@@ -25,6 +29,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isHealthy, verifyLedger } from '../src/ledger/verify.ts';
+import { runCaptureStorm } from './cards/capture-storm.ts';
 import { runDoubleSpend } from './concurrency/double-spend.ts';
 import { runPayoutStorm } from './concurrency/payout-storm.ts';
 import { runRefundStorm } from './concurrency/refund-storm.ts';
@@ -38,8 +43,10 @@ import {
   sameWalletInOrder,
   type Verdict,
 } from './db/group-commit.ts';
+import { fakeAcquirerEnv, startFakeAcquirer } from './fakes/acquirer.ts';
 import { buildTestApp, createTestMerchant, type TestApp, type TestAppOptions } from './helpers/app.ts';
 import { answerBeforeCommit, noFallback, reversed } from './negative-controls/batchers.ts';
+import { checkThenActClaim } from './negative-controls/broken-claims.ts';
 import { lostUpdateOutflows, lostUpdateTransfers, lostUpdateWalletPayments, unsplitOutflows } from './negative-controls/broken-writes.ts';
 
 const COVERED = 100;
@@ -213,6 +220,34 @@ async function groupCommitControls(): Promise<boolean> {
   return all;
 }
 
+/** The capture storm with a check-then-act claim: true when more than one capture request reached the acquirer. */
+async function capturesControl(): Promise<boolean> {
+  const fake = await startFakeAcquirer({ searchLagMs: 0 });
+  const app = await buildTestApp(null, {
+    env: { ...fakeAcquirerEnv(fake, 'http://127.0.0.1:9'), PURSE_WORKER: 'false' },
+    wiring: { claimOperation: checkThenActClaim },
+  });
+  try {
+    const merchant = await createTestMerchant(app, 'Negative control, captures', true);
+    await app.deps.db.db.updateTable('merchants').set({ raw_card_data: true }).where('id', '=', merchant.merchantId).execute();
+    const request = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const res = await app.inject({ method, url, headers: merchant.auth, ...(body === undefined ? {} : { payload: body as object }) });
+      return { status: res.statusCode, json: res.json() };
+    };
+    const figures = await runCaptureStorm(request, fake);
+    const broke = figures.captureRequests > 1;
+    process.stdout.write(
+      `negative control: captures ${broke ? 'FAILED AS EXPECTED' : 'DID NOT FAIL (proves nothing)'}: ${figures.captureRequests} capture requests ` +
+        `reached the acquirer for one authorisation (its own idempotency kept captures at ${figures.capturesAtAcquirer}); answers ${JSON.stringify(figures.answers)}\n`,
+    );
+    return broke;
+  } finally {
+    await app.close();
+    await app.deps.close();
+    await fake.close();
+  }
+}
+
 async function main(): Promise<number> {
   if (!adminUrl) {
     process.stderr.write('negative control: DATABASE_URL is required (PGlite runs one transaction at a time and cannot show the race).\n');
@@ -241,7 +276,8 @@ async function main(): Promise<number> {
     const payer = await createTestMerchant(app, 'Negative control, payouts');
     const payouts = await payoutsControl(app, httpClient([base], payer.auth));
     const groupCommit = await groupCommitControls();
-    const verdicts = { payments, transfers, refunds, payouts, groupCommit };
+    const captures = await capturesControl();
+    const verdicts = { payments, transfers, refunds, payouts, groupCommit, captures };
     process.stdout.write(`negative control: failed as expected: ${JSON.stringify(verdicts)}\n`);
     return Object.values(verdicts).every(Boolean) ? 0 : 1;
   } finally {

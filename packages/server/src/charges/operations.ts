@@ -33,7 +33,15 @@ const invalidState = (row: ChargeRow, operation: ChargeOperation) =>
  * which decides between concurrent requests; then settlement sends it with its stored key. The
  * same capture or cancel again answers the payment as it is: both are idempotent.
  */
-type OperationDeps = { db: Db; clock: Clock; config: Config; registry: ConnectorRegistry; settlement: Settlement };
+type OperationDeps = {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  registry: ConnectorRegistry;
+  settlement: Settlement;
+  /** The claim (a test wires a broken one to prove the storm test can fail); claimOperation by default. */
+  claim?: typeof claimOperation;
+};
 
 export function createCardOperations(deps: OperationDeps) {
   const { db, clock, registry, settlement } = deps;
@@ -85,7 +93,7 @@ async function capture(ctx: Ctx, auth: AuthContext, id: string, body: { amount?:
       { param: 'amount' },
     );
   }
-  const claimed = await claimOperation(db, {
+  const claimed = await (ctx.deps.claim ?? claimOperation)(db, {
     id: row.id,
     merchantId: auth.merchantId,
     operation: 'capture',
@@ -110,7 +118,7 @@ async function cancel(ctx: Ctx, auth: AuthContext, id: string, body: { reason?: 
   const { db, clock } = ctx.deps;
   const row = await ctx.load(auth, id);
   const now = clock.now();
-  const claimed = await claimOperation(db, {
+  const claimed = await (ctx.deps.claim ?? claimOperation)(db, {
     id: row.id,
     merchantId: auth.merchantId,
     operation: 'cancel',

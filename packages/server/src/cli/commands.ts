@@ -197,6 +197,22 @@ async function reconcile({ config, values, write }: CommandInput): Promise<void>
   });
 }
 
+/** purse merchant update ID --raw-card-data | --no-raw-card-data: whether a live merchant may post card numbers. */
+async function updateMerchant({ config, values, args, write }: CommandInput): Promise<void> {
+  const id = args[0] ?? '';
+  if (values['raw-card-data'] === values['no-raw-card-data']) {
+    throw new CliError('merchant update needs exactly one of --raw-card-data or --no-raw-card-data');
+  }
+  const allowed = values['raw-card-data'] === true;
+  const merchant = await withDeps(config, async (deps: Deps) => {
+    const updated = await deps.services.merchants.setRawCardData(id, allowed);
+    if (!updated.ok) throw notFound(id);
+    return updated.value;
+  });
+  if (values.json) return write(jsonLine({ ...merchant, raw_card_data: allowed }));
+  write(`${merchantLine(merchant)}${allowed ? 'May' : 'May not'} post card numbers through the API (raw card data).\n`);
+}
+
 export const COMMANDS: readonly Command[] = [
   { words: ['rekey'], args: [], options: {}, run: rekey },
   { words: ['key', 'export-legacy'], args: [], options: {}, run: exportLegacyKey, keyOptional: true },
@@ -217,6 +233,12 @@ export const COMMANDS: readonly Command[] = [
   { words: ['merchant', 'rotate-secret'], args: ['ID'], options: json, run: rotateSecret },
   { words: ['merchant', 'disable'], args: ['ID'], options: json, run: setStatus('disabled') },
   { words: ['merchant', 'enable'], args: ['ID'], options: json, run: setStatus('active') },
+  {
+    words: ['merchant', 'update'],
+    args: ['ID'],
+    options: { 'raw-card-data': { type: 'boolean' }, 'no-raw-card-data': { type: 'boolean' }, ...json },
+    run: updateMerchant,
+  },
   { words: ['merchant', 'webhook-secret'], args: ['ID'], options: json, run: webhookSecret(false) },
   { words: ['merchant', 'rotate-webhook-secret'], args: ['ID'], options: json, run: webhookSecret(true) },
   {

@@ -10,6 +10,8 @@ Commands:
                                             the old secret and every token issued with it stop working.
   merchant disable ID [--json]              Disable a merchant: its tokens and credentials stop working.
   merchant enable ID [--json]               Enable a disabled merchant again.
+  merchant update ID --raw-card-data | --no-raw-card-data [--json]
+                                            Allow (or stop) a live merchant posting card numbers.
   merchant webhook-secret ID [--json]       Print the merchant's default webhook signing secret (whsec_…),
                                             which signs deliveries to a payment's or top-up's callback_url.
   merchant rotate-webhook-secret ID [--json]

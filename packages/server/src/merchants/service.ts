@@ -83,6 +83,17 @@ export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buf
       return ok(profile);
     },
 
+    /** Whether a live merchant may post card numbers through the API (the operator's decision; sandbox ones always may). */
+    async setRawCardData(id: string, allowed: boolean): Promise<Result<MerchantProfile, 'merchant_not_found'>> {
+      const updated = await db
+        .updateTable('merchants')
+        .set({ raw_card_data: allowed, updated_at: clock.now() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return err('merchant_not_found');
+      return ok(toProfile(present(await store.findMerchant(db, id), 'merchant')));
+    },
+
     countMerchants: () => store.countMerchants(db),
   };
 }

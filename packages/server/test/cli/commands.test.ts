@@ -71,3 +71,21 @@ describe('purse merchant webhook-secret', () => {
     assert.equal(unknown.code, 1);
   });
 });
+
+describe('purse merchant update --raw-card-data', () => {
+  const dataDir = tempDir({ after }, 'purse-cli-rawcards-');
+  test('allows and stops a live merchant posting card numbers; needs exactly one flag', async () => {
+    const created = credentials(await purse(['merchant', 'create', '--name', 'Live cards', '--live', '--json'], { DATA_DIR: dataDir }));
+    const allowed = await purse(['merchant', 'update', created.merchant_id, '--raw-card-data', '--json'], { DATA_DIR: dataDir });
+    assertOk(allowed);
+    assert.equal(JSON.parse(allowed.stdout).raw_card_data, true);
+    const stopped = await purse(['merchant', 'update', created.merchant_id, '--no-raw-card-data'], { DATA_DIR: dataDir });
+    assertOk(stopped);
+    assert.match(stopped.stdout, /May not post card numbers/);
+    const neither = await purse(['merchant', 'update', created.merchant_id], { DATA_DIR: dataDir });
+    assert.equal(neither.code, 1);
+    assert.match(neither.stderr, /exactly one of --raw-card-data or --no-raw-card-data/);
+    const unknown = await purse(['merchant', 'update', 'mer_01jd6x8v1ffq8v2k3m4n5p6q7r', '--raw-card-data'], { DATA_DIR: dataDir });
+    assert.equal(unknown.code, 1);
+  });
+});
