@@ -1234,7 +1234,13 @@ export interface components {
                 attempted_at: string;
                 status_code: number | null;
                 latency_ms: number;
+                /** @example HTTP 400 */
                 error: string | null;
+                /**
+                 * @description The start of the endpoint's answer when it was not 2xx: at most 200 characters, tabs and line breaks as spaces, other control characters as U+FFFD. null when the attempt was delivered, got no answer, or the answer had no body.
+                 * @example {"error":"invalid signature"}
+                 */
+                response_excerpt: string | null;
             }[];
         };
         WebhookEndpoint: {
