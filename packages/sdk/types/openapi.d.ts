@@ -11,7 +11,13 @@ export interface paths {
         put?: never;
         /**
          * Exchange client credentials for an access token
-         * @description OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Send a JSON body {grant_type, client_id, client_secret}, or the same fields form-encoded, or the client credentials as HTTP Basic. Several tokens of one client are valid at once. Repeated failures for one client are throttled with 429 and Retry-After.
+         * @description OAuth 2.0 client-credentials grant (RFC 6749 §4.4), in three forms:
+         *
+         *     - a JSON body (`Content-Type: application/json`): `{"grant_type":"client_credentials","client_id":"cli_…","client_secret":"sk_…"}`;
+         *     - the same fields form-encoded (`Content-Type: application/x-www-form-urlencoded`): `grant_type=client_credentials&client_id=cli_…&client_secret=sk_…`;
+         *     - HTTP Basic client authentication (`Authorization: Basic base64(client_id:client_secret)`, each part form-encoded first) with only `grant_type` in the body (JSON or form).
+         *
+         *     Credentials in both the body and the header are refused (400 invalid_request). Several tokens of one client are valid at once. Repeated failures for one client are throttled with 429 and Retry-After.
          */
         post: operations["createToken"];
         delete?: never;
@@ -857,14 +863,23 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description RFC 6749 §4.4 client-credentials request; unknown fields are ignored. */
+        /** @description RFC 6749 §4.4 client-credentials request, as JSON or form-encoded (the same fields); unknown fields are ignored. The client id and secret go in the body or in an HTTP Basic Authorization header (clientBasic), not both. */
         TokenRequest: {
-            /** @example client_credentials */
+            /**
+             * @description client_credentials; any other grant: 400 unsupported_grant_type.
+             * @example client_credentials
+             */
             grant_type: string;
-            /** @description Required unless sent with HTTP Basic. */
-            client_id: string;
-            /** @description Required unless sent with HTTP Basic. */
-            client_secret: string;
+            /**
+             * @description Required unless the client authenticates with HTTP Basic; never both.
+             * @example cli_…
+             */
+            client_id?: string;
+            /**
+             * @description Required unless the client authenticates with HTTP Basic; never both.
+             * @example sk_test_…
+             */
+            client_secret?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1280,6 +1295,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
             };
         };
         responses: {
