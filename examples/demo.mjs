@@ -2,7 +2,9 @@
 // server on a fresh embedded database (a temporary DATA_DIR, a free port), reads the sandbox
 // merchant it prints, and with @purse/sdk makes a wallet, tops it up, pays from it, pays by card
 // and by mobile money, moves money, refunds, pays out and reads the balance, printing each step.
-// It stops the server at the end. PURSE_DEMO_KEEP=1 keeps it running.
+// In a terminal it then keeps that Purse running (its /docs and dashboard) until Ctrl-C; piped, or
+// with PURSE_DEMO_KEEP=0, it stops it at once (PURSE_DEMO_KEEP=1 keeps it even when piped). Either
+// way the server is stopped and its temporary database deleted when the demo ends.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -40,11 +42,37 @@ let output = '';
 server.stdout.on('data', (c) => {
   output += c.toString();
 });
-const stop = () => {
-  if (server.exitCode === null) server.kill('SIGTERM');
+const keep = process.env.PURSE_DEMO_KEEP ? process.env.PURSE_DEMO_KEEP !== '0' : process.stdout.isTTY === true;
+const serverExited = new Promise((resolve) => server.once('exit', resolve));
+const running = () => server.exitCode === null && server.signalCode === null;
+/** Stops the server (it finishes its requests and closes the database), then deletes its data. */
+async function stopServer() {
+  if (running()) server.kill('SIGTERM');
+  await serverExited;
   rmSync(dataDir, { recursive: true, force: true });
+}
+// Last resort (an unexpected exit): no waiting is possible here.
+process.on('exit', () => {
+  if (running()) server.kill('SIGTERM');
+});
+// Ctrl-C while the steps run: stop the server and delete its data before leaving.
+let waiting = false;
+const stopOnSignal = () => {
+  if (!waiting) void stopServer().finally(() => process.exit(130));
 };
-process.on('exit', stop);
+process.on('SIGINT', stopOnSignal);
+process.on('SIGTERM', stopOnSignal);
+/** Until Ctrl-C (or SIGTERM), or until the server stops by itself. */
+const interrupted = () => {
+  waiting = true;
+  return Promise.race([
+    new Promise((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    }),
+    serverExited,
+  ]);
+};
 
 const step = (n, text) => console.log(`\n${n}. ${text}`);
 const show = (label, object) => console.log(`   ${label}: ${JSON.stringify(object)}`);
@@ -144,11 +172,24 @@ try {
   const lines = await purse.balanceTransactions.list({ limit: '3' });
   for (const line of lines.data) show('line', { source: line.source_type, amount: line.amount, balance_after: line.balance_after });
 
-  console.log(`\nDone. The API reference is at ${base}/docs while this runs${process.env.PURSE_DEMO_KEEP ? ' (Ctrl-C stops it)' : ''}.`);
-  if (process.env.PURSE_DEMO_KEEP) await new Promise(() => {});
+  if (keep) {
+    console.log(
+      `\nDone. Purse keeps running at ${base} (a temporary database in ${dataDir}) until you press Ctrl-C:\n` +
+        `   API reference  ${base}/docs\n` +
+        `   Dashboard      ${base}/dashboard  (sign in with client id ${value('client_id')} and client secret ${value('client_secret')})\n` +
+        'Ctrl-C stops it and deletes that database.',
+    );
+    await interrupted();
+    console.log('Stopping Purse…');
+  } else {
+    console.log(
+      '\nDone. Purse has stopped and its temporary database is deleted. To explore /docs and the dashboard, run ' +
+        '`npm run demo` in a terminal (or with PURSE_DEMO_KEEP=1), which keeps it running until Ctrl-C, or `npm start`.',
+    );
+  }
 } catch (error) {
   console.error(`demo: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`);
   process.exitCode = 1;
 } finally {
-  if (!process.env.PURSE_DEMO_KEEP) stop();
+  await stopServer();
 }

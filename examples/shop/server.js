@@ -4,15 +4,22 @@
 //   POST /orders/{reference}/refund {amount?}                                  → a refund of the order's payment
 //   GET  /orders                                                               → the orders as the webhooks left them
 // Configuration (environment): PURSE_BASE_URL (default http://127.0.0.1:8080), PURSE_CLIENT_ID,
-// PURSE_CLIENT_SECRET, SHOP_PORT (default 3000), PURSE_WEBHOOK_SECRET (else the shop registers its own
-// endpoint at start, http://127.0.0.1:SHOP_PORT/hooks, which a sandbox merchant may do on a local Purse).
+// PURSE_CLIENT_SECRET, SHOP_PORT (default 3000), PURSE_WEBHOOK_SECRET (e.g. the secret `npm run purse --
+// listen` prints; else the shop uses an endpoint of its own, http://127.0.0.1:SHOP_PORT/hooks, which a
+// sandbox merchant may register on a local Purse: registered once, its secret kept in
+// SHOP_DATA_DIR/shop-webhook.json, default ./.data, and reused on every start; see webhook-endpoint.js).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { join } from 'node:path';
 import { Purse, PurseError } from '@purse/sdk';
+import { ensureWebhookEndpoint } from './webhook-endpoint.js';
 
 const env = process.env;
 if (!env.PURSE_CLIENT_ID || !env.PURSE_CLIENT_SECRET) {
-  console.error('shop: set PURSE_CLIENT_ID and PURSE_CLIENT_SECRET (a sandbox merchant: npx purse merchant create --name Shop)');
+  console.error(
+    'shop: set PURSE_CLIENT_ID and PURSE_CLIENT_SECRET: the sandbox merchant `npm start` printed on its first start ' +
+      '(or, with Purse stopped: npm run purse -- merchant create --name Shop)',
+  );
   process.exit(1);
 }
 const port = Number(env.SHOP_PORT ?? 3000);
@@ -26,7 +33,7 @@ const purse = new Purse({
 const orders = new Map();
 /** webhook-ids already handled: deliveries are at-least-once. A real shop keeps them in its database. */
 const handled = new Set();
-const stats = { received: 0, duplicates: 0, rejected: 0 };
+const stats = { received: 0, duplicates: 0, rejected: 0, last_rejection: null };
 
 function send(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -67,8 +74,12 @@ async function route(req, res, secret) {
     try {
       event = Purse.webhooks.verify(raw, req.headers, secret);
     } catch (error) {
+      // Say why: a delivery refused here is retried by Purse for days, and the reason is the clue.
       stats.rejected++;
-      return send(res, 400, { error: error instanceof PurseError ? error.code : 'invalid' });
+      const reason = error instanceof PurseError ? `${error.code}: ${error.message}` : String(error);
+      stats.last_rejection = { webhook_id: req.headers['webhook-id'] ?? null, reason };
+      console.error(`shop: rejected webhook ${req.headers['webhook-id'] ?? '(no webhook-id)'}: ${reason}`);
+      return send(res, 400, { error: error instanceof PurseError ? error.code : 'invalid', message: reason });
     }
     stats.received++;
     if (handled.has(event.id)) {
@@ -98,10 +109,15 @@ async function route(req, res, secret) {
 
 async function main() {
   let secret = env.PURSE_WEBHOOK_SECRET;
-  if (!secret) {
-    const endpoint = await purse.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/hooks`, description: 'examples/shop' });
+  if (secret) console.log('shop: verifying webhooks with PURSE_WEBHOOK_SECRET (no endpoint registered)');
+  else {
+    const endpoint = await ensureWebhookEndpoint(purse, {
+      url: `http://127.0.0.1:${port}/hooks`,
+      clientId: env.PURSE_CLIENT_ID,
+      file: join(env.SHOP_DATA_DIR || '.data', 'shop-webhook.json'),
+      log: (line) => console.log(`shop: ${line}`),
+    });
     secret = endpoint.secret;
-    console.log(`shop: registered webhook endpoint ${endpoint.id} → http://127.0.0.1:${port}/hooks`);
   }
   const server = http.createServer((req, res) => {
     route(req, res, secret).catch((error) => {

@@ -11,7 +11,13 @@ export interface paths {
         put?: never;
         /**
          * Exchange client credentials for an access token
-         * @description OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Send a JSON body {grant_type, client_id, client_secret}, or the same fields form-encoded, or the client credentials as HTTP Basic. Several tokens of one client are valid at once. Repeated failures for one client are throttled with 429 and Retry-After.
+         * @description OAuth 2.0 client-credentials grant (RFC 6749 §4.4), in three forms:
+         *
+         *     - a JSON body (`Content-Type: application/json`): `{"grant_type":"client_credentials","client_id":"cli_…","client_secret":"sk_…"}`;
+         *     - the same fields form-encoded (`Content-Type: application/x-www-form-urlencoded`): `grant_type=client_credentials&client_id=cli_…&client_secret=sk_…`;
+         *     - HTTP Basic client authentication (`Authorization: Basic base64(client_id:client_secret)`, each part form-encoded first) with only `grant_type` in the body (JSON or form).
+         *
+         *     Credentials in both the body and the header are refused (400 invalid_request). Several tokens of one client are valid at once. Repeated failures for one client are throttled with 429 and Retry-After.
          */
         post: operations["createToken"];
         delete?: never;
@@ -299,6 +305,46 @@ export interface paths {
         get: operations["getPayment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorised card payment
+         * @description For a card payment created with capture_method manual, in requires_capture: takes amount (all of amount_capturable when absent; a partial capture releases the rest) and answers the payment, succeeded with amount_received. The same capture again answers the payment as it is. Another state: 409 payment_invalid_state. Concurrent captures and cancels of one payment: exactly one is sent to the acquirer.
+         */
+        post: operations["capturePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a card payment that waits for 3-D Secure or capture
+         * @description From requires_action or requires_capture: the authorisation is released and the payment is canceled (final; no money moved). The same cancel again answers the payment as it is. Another state: 409 payment_invalid_state (a pending card payment cannot be canceled: its authorisation is in flight).
+         */
+        post: operations["cancelPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -857,14 +903,23 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description RFC 6749 §4.4 client-credentials request; unknown fields are ignored. */
+        /** @description RFC 6749 §4.4 client-credentials request, as JSON or form-encoded (the same fields); unknown fields are ignored. The client id and secret go in the body or in an HTTP Basic Authorization header (clientBasic), not both. */
         TokenRequest: {
-            /** @example client_credentials */
+            /**
+             * @description client_credentials; any other grant: 400 unsupported_grant_type.
+             * @example client_credentials
+             */
             grant_type: string;
-            /** @description Required unless sent with HTTP Basic. */
-            client_id: string;
-            /** @description Required unless sent with HTTP Basic. */
-            client_secret: string;
+            /**
+             * @description Required unless the client authenticates with HTTP Basic; never both.
+             * @example cli_…
+             */
+            client_id?: string;
+            /**
+             * @description Required unless the client authenticates with HTTP Basic; never both.
+             * @example sk_test_…
+             */
+            client_secret?: string;
         } & {
             [key: string]: unknown;
         };
@@ -960,6 +1015,10 @@ export interface components {
                 last4: string;
                 exp_month: number;
                 exp_year: number;
+                /** @description Payments only: what 3-D Secure decided, once the acquirer said (null before, or when it did not say). */
+                three_d_secure?: {
+                    result: "authenticated" | "failed" | "not_required";
+                } | null;
             };
             wallet?: {
                 wallet_id: string;
@@ -971,7 +1030,8 @@ export interface components {
             /** @enum {string} */
             object: "payment";
             reference: string;
-            status: "pending" | "succeeded" | "failed";
+            /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+            status: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
             /** @example 1500.00 */
             amount: string;
             currency: string;
@@ -1007,6 +1067,37 @@ export interface components {
              * @example 0.00
              */
             amount_refunded: string;
+            /** @description Cards: automatic (default) captures when authorised; manual authorises only, and POST /v1/payments/{id}/capture takes the money. */
+            capture_method: "automatic" | "manual";
+            /**
+             * @description What a capture may take now ("0.00" unless requires_capture).
+             * @example 0.00
+             */
+            amount_capturable: string;
+            /**
+             * @description What reached the merchant: the captured amount once succeeded, else "0.00". Refunds are capped by it.
+             * @example 1500.00
+             */
+            amount_received: string;
+            capture_before: string | null;
+            /** @description What the payer must do; null unless status is requires_action. */
+            next_action: {
+                /** @enum {string} */
+                type: "redirect_to_url";
+                redirect_to_url: {
+                    /** @description A Purse URL: send the payer's browser there to complete 3-D Secure. */
+                    url: string;
+                    /** @description Where Purse sends the browser afterwards, with ?payment_id=… */
+                    return_url: string | null;
+                };
+                /**
+                 * Format: date-time
+                 * @description An unfinished challenge fails authentication_failed then.
+                 */
+                expires_at: string;
+            } | null;
+            /** @description Why a canceled payment was canceled: a reason the merchant gave, or expired (the hold was not captured by capture_before). */
+            cancellation_reason: "requested_by_customer" | "duplicate" | "fraudulent" | "abandoned" | "expired" | null;
             payment_method: components["schemas"]["PaymentMethodView"];
             customer: {
                 name: string | null;
@@ -1020,7 +1111,8 @@ export interface components {
             /** @enum {string} */
             object: "topup";
             reference: string;
-            status: "pending" | "succeeded" | "failed";
+            /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+            status: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
             /** @example 1500.00 */
             amount: string;
             currency: string;
@@ -1077,7 +1169,8 @@ export interface components {
             payment_id: string;
             reason: string | null;
             reference: string;
-            status: "pending" | "succeeded" | "failed";
+            /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+            status: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
             /** @example 500.00 */
             amount: string;
             currency: string;
@@ -1115,7 +1208,8 @@ export interface components {
             /** @enum {string} */
             object: "payout";
             reference: string;
-            status: "pending" | "succeeded" | "failed";
+            /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+            status: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
             /** @example 500.00 */
             amount: string;
             currency: string;
@@ -1234,7 +1328,13 @@ export interface components {
                 attempted_at: string;
                 status_code: number | null;
                 latency_ms: number;
+                /** @example HTTP 400 */
                 error: string | null;
+                /**
+                 * @description The start of the endpoint's answer when it was not 2xx: at most 200 characters, tabs and line breaks as spaces, other control characters as U+FFFD. null when the attempt was delivered, got no answer, or the answer had no body.
+                 * @example {"error":"invalid signature"}
+                 */
+                response_excerpt: string | null;
             }[];
         };
         WebhookEndpoint: {
@@ -1274,6 +1374,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
             };
         };
         responses: {
@@ -1465,7 +1566,7 @@ export interface operations {
                     provider_reference: string;
                     status: "succeeded" | "failed";
                     /** @description With status failed. */
-                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
+                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "lost_or_stolen_card" | "fraudulent" | "authentication_failed" | "wallet_inactive" | "provider_error" | "payee_not_found";
                 } & {
                     [key: string]: unknown;
                 };
@@ -1554,7 +1655,7 @@ export interface operations {
                     provider_reference: string;
                     status: "succeeded" | "failed";
                     /** @description With status failed. */
-                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
+                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "lost_or_stolen_card" | "fraudulent" | "authentication_failed" | "wallet_inactive" | "provider_error" | "payee_not_found";
                 } & {
                     [key: string]: unknown;
                 };
@@ -2277,6 +2378,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Cards: automatic (default) captures when authorised; manual authorises only, and POST /v1/payments/{id}/capture takes the money. */
+                    capture_method?: "automatic" | "manual";
+                    /** @description Cards: where Purse sends the payer's browser after 3-D Secure, with ?payment_id=… (absolute http(s) URL). */
+                    return_url?: string;
                 };
             };
         };
@@ -2404,6 +2509,193 @@ export interface operations {
             };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    capturePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description At most amount_capturable; absent: all of it. A partial capture releases the rest.
+                     * @example 1500.00
+                     */
+                    amount?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reference_conflict (with existing_id) or invalid_state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown as cancellation_reason; requested_by_customer when absent. */
+                    reason?: "requested_by_customer" | "duplicate" | "fraudulent";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reference_conflict (with existing_id) or invalid_state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2725,7 +3017,8 @@ export interface operations {
                 /** @description An id: the page before it (newer objects). */
                 ending_before?: string;
                 reference?: string;
-                status?: "pending" | "succeeded" | "failed";
+                /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+                status?: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 /** @description RFC 3339 time: created at or after. */
                 created_gte?: string;
                 /** @description RFC 3339 time: created at or before. */
@@ -2983,7 +3276,8 @@ export interface operations {
                 /** @description An id: the page before it (newer objects). */
                 ending_before?: string;
                 reference?: string;
-                status?: "pending" | "succeeded" | "failed";
+                /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+                status?: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 /** @description RFC 3339 time: created at or after. */
                 created_gte?: string;
                 /** @description RFC 3339 time: created at or before. */
@@ -3670,7 +3964,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
+                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "lost_or_stolen_card" | "fraudulent" | "authentication_failed" | "wallet_inactive" | "provider_error" | "payee_not_found";
                 };
             };
         };
@@ -3810,7 +4104,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
+                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "lost_or_stolen_card" | "fraudulent" | "authentication_failed" | "wallet_inactive" | "provider_error" | "payee_not_found";
                 };
             };
         };
@@ -3950,7 +4244,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
+                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "lost_or_stolen_card" | "fraudulent" | "authentication_failed" | "wallet_inactive" | "provider_error" | "payee_not_found";
                 };
             };
         };
@@ -4090,7 +4384,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "wallet_inactive" | "provider_error" | "payee_not_found";
+                    failure_code?: "insufficient_funds" | "payer_declined" | "expired" | "payer_not_found" | "limit_exceeded" | "card_declined" | "expired_card" | "incorrect_cvc" | "processing_error" | "lost_or_stolen_card" | "fraudulent" | "authentication_failed" | "wallet_inactive" | "provider_error" | "payee_not_found";
                 };
             };
         };
@@ -4160,7 +4454,7 @@ export interface operations {
                 starting_after?: string;
                 /** @description An id: the page before it (newer objects). */
                 ending_before?: string;
-                type?: "payment.created" | "payment.succeeded" | "payment.failed" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test";
+                type?: "payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test";
                 /** @description Only the events of this payment or top-up. */
                 object_id?: string;
             };
@@ -4442,7 +4736,7 @@ export interface operations {
                     /** @description Absolute http(s) URL without credentials; its host must resolve to a public address. */
                     url: string;
                     /** @description Event types to receive; absent or ["*"]: all. An empty list is refused (400). */
-                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
+                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
                     description?: string;
                 };
             };
@@ -4623,7 +4917,7 @@ export interface operations {
                     /** @description Absolute http(s) URL without credentials; its host must resolve to a public address. */
                     url?: string;
                     /** @description Event types to receive; absent or ["*"]: all. An empty list is refused (400). */
-                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
+                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
                     description?: string | null;
                     /** @description "enabled" brings back an endpoint disabled by a 410 answer; "disabled" pauses deliveries. */
                     status?: "enabled" | "disabled";

@@ -64,7 +64,7 @@ export async function resolveServiceKeys(db: Db, config: Config, log: Logger): P
     if (legacy !== null && existing !== null && existing !== legacy) {
       throw new ConfigError(
         `${path} and the database's settings table hold different keys; the data was written with the one in the database: ` +
-          `set PURSE_SECRET_KEY_PREVIOUS to it (npx purse key export-legacy prints it) and run npx purse rekey`,
+          `set PURSE_SECRET_KEY_PREVIOUS to it (npm run -s purse -- key export-legacy prints it) and run npm run purse -- rekey`,
       );
     }
     current = existing ?? writeKeyFile(path, legacy ?? randomBytes(32).toString('base64url'));
@@ -79,8 +79,8 @@ export async function resolveServiceKeys(db: Db, config: Config, log: Logger): P
   } else if (legacy !== null && legacy !== current && legacy !== config.previousSecretKey) {
     throw new ConfigError(
       'the settings table still holds the service key the data was written with, and it is not PURSE_SECRET_KEY: ' +
-        'run `npx purse key export-legacy > purse-secret.key`, set PURSE_SECRET_KEY_FILE=purse-secret.key (or, to move to a new key, ' +
-        'PURSE_SECRET_KEY_PREVIOUS_FILE=purse-secret.key and then run npx purse rekey), and start again; the row is then deleted',
+        'run `npm run -s purse -- key export-legacy > purse-secret.key`, set PURSE_SECRET_KEY_FILE=purse-secret.key (or, to move to a new key, ' +
+        'PURSE_SECRET_KEY_PREVIOUS_FILE=purse-secret.key and then run npm run purse -- rekey), and start again; the row is then deleted',
     );
   }
   if (legacy !== null) {

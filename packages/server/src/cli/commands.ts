@@ -1,246 +1,52 @@
-import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config.ts';
-import type { Deps } from '../deps.ts';
-import type { MerchantProfile } from '../merchants/service.ts';
-import { legacyStoredKey } from '../service-key.ts';
-import { rekeyWebhookSecrets, revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
-import { credentialsJson, credentialsText, jsonLine, merchantLine, merchantTable } from './format.ts';
-import { listen } from './listen.ts';
-import { CliError, describeDatabase, migrateDatabase, withDb, withDeps } from './session.ts';
-
-export interface CommandInput {
-  config: Config;
-  /** Parsed options: strings for valued options, booleans for flags. */
-  values: Record<string, string | boolean | undefined>;
-  /** Positional arguments after the command words. */
-  args: string[];
-  write(text: string): void;
-  /** The command's environment (the merchant commands read their credentials from it). */
-  env: Record<string, string | undefined>;
-}
-
-export interface Command {
-  /** The words that name the command, e.g. ['merchant', 'create']. */
-  words: string[];
-  /** Names of the positional arguments, in order; all required. */
-  args: string[];
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(input: CommandInput): Promise<void>;
-  /** Runs without a service key on PostgreSQL (only `key export-legacy`, which reads the old one). */
-  keyOptional?: boolean;
-}
+// The `purse` commands: their words, arguments and options. What each does is in handlers.ts,
+// imported only when a command runs: a usage error or a refusal (the embedded database held by a
+// server) is printed at once, without loading the service's modules first.
+import type { Command, CommandInput } from './types.ts';
 
 const json = { json: { type: 'boolean' } } as const;
 
-function notFound(id: string): CliError {
-  return new CliError(`No merchant with id ${id}. List merchants with: purse merchant list`);
-}
+const load = () => import('./handlers.ts');
+type Handlers = Awaited<ReturnType<typeof load>>;
+type HandlerName = { [K in keyof Handlers]: Handlers[K] extends (input: CommandInput) => Promise<void> ? K : never }[keyof Handlers];
 
-async function createMerchant({ config, values, write }: CommandInput): Promise<void> {
-  const name = values.name;
-  if (typeof name !== 'string') throw new CliError('merchant create needs --name NAME');
-  const livemode = values.live === true;
-  await withDeps(config, async (deps) => {
-    const created = await deps.services.merchants.createMerchant({ name, livemode });
-    if (!created.ok) throw new CliError('--name must be 1 to 200 characters (not only spaces)');
-    if (values.json) return write(credentialsJson(created.value));
-    write(credentialsText(`Created ${livemode ? 'live' : 'sandbox'} merchant "${name.trim()}".`, created.value));
-    const webhookSecret = await revealMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, created.value.merchant_id);
-    write(
-      `Webhook signing secret for callback_url deliveries (also: purse merchant webhook-secret ID):\n  webhook_secret: ${webhookSecret}\n`,
-    );
-  });
-}
-
-async function listMerchants({ config, values, write }: CommandInput): Promise<void> {
-  const merchants = await withDeps(config, (deps) => deps.services.merchants.listMerchants());
-  write(values.json ? jsonLine(merchants) : merchantTable(merchants));
-}
-
-async function rotateSecret({ config, values, args, write }: CommandInput): Promise<void> {
-  const id = args[0] ?? '';
-  await withDeps(config, async (deps) => {
-    const rotated = await deps.services.merchants.rotateSecret(id);
-    if (!rotated.ok) throw notFound(id);
-    if (values.json) return write(credentialsJson(rotated.value));
-    write(credentialsText(`New client secret for merchant ${id}; the old secret and its tokens no longer work.`, rotated.value));
-  });
-}
-
-function setStatus(status: MerchantProfile['status']) {
-  return async ({ config, values, args, write }: CommandInput): Promise<void> => {
-    const id = args[0] ?? '';
-    const merchant = await withDeps(config, async (deps: Deps) => {
-      const updated = await deps.services.merchants.setStatus(id, status);
-      if (!updated.ok) throw notFound(id);
-      return updated.value;
-    });
-    write(values.json ? jsonLine(merchant) : merchantLine(merchant));
-  };
-}
-
-/** The merchant's default webhook signing secret (callback_url deliveries): show it, or rotate it. */
-function webhookSecret(rotate: boolean) {
-  return async ({ config, values, args, write }: CommandInput): Promise<void> => {
-    const id = args[0] ?? '';
-    const secret = await withDeps(config, (deps) =>
-      rotate
-        ? rotateMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id)
-        : revealMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id),
-    );
-    if (secret === null) throw notFound(id);
-    if (values.json) return write(jsonLine({ merchant_id: id, webhook_secret: secret }));
-    const note = rotate
-      ? 'New webhook signing secret; the previous one keeps signing alongside it for 24 h.'
-      : 'Webhook signing secret for callback_url deliveries:';
-    write(`${note}\n  merchant_id:    ${id}\n  webhook_secret: ${secret}\n`);
-  };
-}
-
-async function migrate({ config, write }: CommandInput): Promise<void> {
-  const applied = await migrateDatabase(config);
-  const where = describeDatabase(config);
-  write(applied.length === 0 ? `${where} is up to date.\n` : `Applied to ${where}: ${applied.join(', ')}\n`);
-}
-
-/** purse listen: a merchant command (client credentials, the HTTP API); it never opens the database. */
-async function listenCommand({ values, env, write }: CommandInput): Promise<void> {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const forwardTo = text('forward-to');
-  if (!forwardTo || !/^https?:\/\//.test(forwardTo))
-    throw new CliError('listen needs --forward-to URL, e.g. --forward-to http://localhost:3000/hooks');
-  const clientId = text('client-id') ?? env.PURSE_CLIENT_ID;
-  const clientSecret = text('client-secret') ?? env.PURSE_CLIENT_SECRET;
-  if (!clientId || !clientSecret) {
-    throw new CliError('listen signs in as a merchant: give --client-id and --client-secret (or PURSE_CLIENT_ID and PURSE_CLIENT_SECRET)');
-  }
-  const secret = text('secret');
-  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/=]{24,}$/.test(secret)) throw new CliError('--secret must be a whsec_… secret');
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    await listen({
-      baseUrl: text('base-url') ?? env.PURSE_BASE_URL ?? 'http://127.0.0.1:8080',
-      clientId,
-      clientSecret,
-      forwardTo,
-      ...(secret === undefined ? {} : { secret }),
-      intervalMs: 500,
-      write,
-      signal: controller.signal,
-    });
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
-}
-
-/** Rewrites what the previous service key protects and can be recomputed (see README, key rotation). */
-async function rekey({ config, write }: CommandInput): Promise<void> {
-  await withDeps(config, async (deps) => {
-    if (deps.previousHashKey === null) {
-      write('PURSE_SECRET_KEY_PREVIOUS is not set: checking that every webhook secret opens with the current key.\n');
-    }
-    const rewritten = await rekeyWebhookSecrets(deps.db.db, deps.encryptionKey);
-    write(`Webhook signing secrets re-encrypted with the current key: ${rewritten}.\n`);
-    write(
-      "Client-secret hashes are re-keyed at each merchant's next token exchange (or now with purse merchant rotate-secret); " +
-        `access tokens issued under the old key expire within PURSE_TOKEN_TTL_S (${config.tokenTtlS} s).\n`,
-    );
-  });
-}
-
-/** Prints the key an older version generated into the settings table, to configure it as PURSE_SECRET_KEY(_FILE). */
-async function exportLegacyKey({ config, write }: CommandInput): Promise<void> {
-  const key = await withDb(config, (db) => legacyStoredKey(db));
-  if (key === null) throw new CliError('this database holds no generated service key (nothing to export)');
-  write(`${key}\n`);
-}
-
-/** --since: an ISO 8601 time, or a duration back from now (90m, 24h, 7d). Default 7 days. */
-function sinceOf(value: string | boolean | undefined, now: Date): Date {
-  if (value === undefined) return new Date(now.getTime() - 7 * 86_400_000);
-  if (typeof value !== 'string') throw new CliError('--since needs a value: an ISO time or a duration such as 24h or 7d');
-  const duration = /^(\d{1,6})([mhd])$/.exec(value);
-  if (duration) {
-    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as 'm' | 'h' | 'd'];
-    return new Date(now.getTime() - Number(duration[1]) * unit);
-  }
-  const at = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at))
-    throw new CliError(`--since ${value}: give an ISO time (2026-11-01T00:00Z) or a duration (24h, 7d)`);
-  return new Date(at);
-}
-
-/** Asks the provider about every object of the window, applies what is safe, prints every mismatch. */
-async function reconcile({ config, values, write }: CommandInput): Promise<void> {
-  const provider = values.provider;
-  if (typeof provider !== 'string' || provider === '') throw new CliError('reconcile needs --provider mtn|mpesa');
-  await withDeps(config, async (deps) => {
-    if (!deps.registry.get(provider) || provider === 'sandbox') {
-      throw new CliError(`--provider ${provider}: not configured here (set its PURSE_${provider.toUpperCase()}_* variables)`);
-    }
-    const report = await deps.services.reconciliation.run(provider, sinceOf(values.since, deps.clock.now()));
-    if (values.json) return write(jsonLine(report));
-    write(`Reconciled ${report.checked} objects with ${provider} since ${report.since}.\n`);
-    for (const a of report.applied) write(`  applied   ${a.object} ${a.id}: ${a.status} at the provider, was pending here\n`);
-    for (const m of report.mismatches) {
-      const at = [m.provider.status, m.provider.amount, m.provider.error].filter(Boolean).join(' ');
-      write(`  MISMATCH  ${m.kind}: ${m.object} ${m.id} here ${m.here.status} ${m.here.amount} ${m.here.currency}; provider ${at}\n`);
-    }
-    for (const u of report.unverifiable) {
-      write(`  UNVERIFIABLE ${u.object} ${u.id}: ${u.status} here; sent, but no reference the provider can be asked by\n`);
-    }
-    write(report.mismatches.length === 0 ? 'No mismatch.\n' : `${report.mismatches.length} mismatches.\n`);
-  });
-}
-
-/** purse merchant update ID --raw-card-data | --no-raw-card-data: whether a live merchant may post card numbers. */
-async function updateMerchant({ config, values, args, write }: CommandInput): Promise<void> {
-  const id = args[0] ?? '';
-  if (values['raw-card-data'] === values['no-raw-card-data']) {
-    throw new CliError('merchant update needs exactly one of --raw-card-data or --no-raw-card-data');
-  }
-  const allowed = values['raw-card-data'] === true;
-  const merchant = await withDeps(config, async (deps: Deps) => {
-    const updated = await deps.services.merchants.setRawCardData(id, allowed);
-    if (!updated.ok) throw notFound(id);
-    return updated.value;
-  });
-  if (values.json) return write(jsonLine({ ...merchant, raw_card_data: allowed }));
-  write(`${merchantLine(merchant)}${allowed ? 'May' : 'May not'} post card numbers through the API (raw card data).\n`);
+/** A command's run, with its handler loaded on first use. */
+function lazy(name: HandlerName): Command['run'] {
+  return async (input) => (await load())[name](input);
 }
 
 export const COMMANDS: readonly Command[] = [
-  { words: ['rekey'], args: [], options: {}, run: rekey },
-  { words: ['key', 'export-legacy'], args: [], options: {}, run: exportLegacyKey, keyOptional: true },
-  { words: ['migrate'], args: [], options: {}, run: migrate },
+  { words: ['rekey'], args: [], options: {}, run: lazy('rekey') },
+  { words: ['key', 'export-legacy'], args: [], options: {}, run: lazy('exportLegacyKey'), keyOptional: true },
+  { words: ['migrate'], args: [], options: {}, run: lazy('migrate') },
   {
     words: ['reconcile'],
     args: [],
     options: { provider: { type: 'string' }, since: { type: 'string' }, ...json },
-    run: reconcile,
+    run: lazy('reconcile'),
   },
   {
     words: ['merchant', 'create'],
     args: [],
     options: { name: { type: 'string' }, live: { type: 'boolean' }, ...json },
-    run: createMerchant,
+    run: lazy('createMerchant'),
   },
-  { words: ['merchant', 'list'], args: [], options: json, run: listMerchants },
-  { words: ['merchant', 'rotate-secret'], args: ['ID'], options: json, run: rotateSecret },
-  { words: ['merchant', 'disable'], args: ['ID'], options: json, run: setStatus('disabled') },
-  { words: ['merchant', 'enable'], args: ['ID'], options: json, run: setStatus('active') },
+  { words: ['merchant', 'list'], args: [], options: json, run: lazy('listMerchants') },
+  { words: ['merchant', 'rotate-secret'], args: ['ID'], options: json, run: lazy('rotateSecret') },
+  { words: ['merchant', 'disable'], args: ['ID'], options: json, run: (input) => load().then((h) => h.setStatus('disabled')(input)) },
+  { words: ['merchant', 'enable'], args: ['ID'], options: json, run: (input) => load().then((h) => h.setStatus('active')(input)) },
   {
     words: ['merchant', 'update'],
     args: ['ID'],
     options: { 'raw-card-data': { type: 'boolean' }, 'no-raw-card-data': { type: 'boolean' }, ...json },
-    run: updateMerchant,
+    run: lazy('updateMerchant'),
   },
-  { words: ['merchant', 'webhook-secret'], args: ['ID'], options: json, run: webhookSecret(false) },
-  { words: ['merchant', 'rotate-webhook-secret'], args: ['ID'], options: json, run: webhookSecret(true) },
+  { words: ['merchant', 'webhook-secret'], args: ['ID'], options: json, run: (input) => load().then((h) => h.webhookSecret(false)(input)) },
+  {
+    words: ['merchant', 'rotate-webhook-secret'],
+    args: ['ID'],
+    options: json,
+    run: (input) => load().then((h) => h.webhookSecret(true)(input)),
+  },
   {
     words: ['listen'],
     args: [],
@@ -251,8 +57,9 @@ export const COMMANDS: readonly Command[] = [
       'client-secret': { type: 'string' },
       secret: { type: 'string' },
     },
-    run: listenCommand,
-    // A merchant's command: it talks HTTP to Purse and never reads the service key.
+    run: lazy('listenCommand'),
+    // A merchant's command: it talks HTTP to Purse and never reads the service key or the database.
     keyOptional: true,
+    opensDatabase: false,
   },
 ];

@@ -1,4 +1,5 @@
 import type { MerchantCredentials, MerchantProfile } from '../merchants/service.ts';
+import { PURSE } from './usage.ts';
 
 export function jsonLine(value: unknown): string {
   return `${JSON.stringify(value)}\n`;
@@ -24,7 +25,7 @@ export function credentialsText(heading: string, credentials: MerchantCredential
 const mode = (merchant: MerchantProfile) => (merchant.livemode ? 'live' : 'sandbox');
 
 export function merchantTable(merchants: readonly MerchantProfile[]): string {
-  if (merchants.length === 0) return 'No merchants yet. Create one with: purse merchant create --name NAME\n';
+  if (merchants.length === 0) return `No merchants yet. Create one with: ${PURSE} merchant create --name NAME\n`;
   const rows = [
     ['ID', 'STATUS', 'MODE', 'CLIENT_ID', 'CREATED_AT', 'NAME'],
     ...merchants.map((m) => [m.id, m.status, mode(m), m.client_id, m.created_at, m.name]),

@@ -1,21 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { CliError } from './session.ts';
+import { CliError } from './errors.ts';
 
 /**
  * `purse listen`: a merchant's local webhook forwarder. It signs in with the merchant's client
  * credentials, follows GET /v1/events from the moment it starts, and POSTs each new event to a
- * local URL signed per Standard Webhooks with a secret of its own (printed at start), the way a
- * real delivery is signed. Nothing is registered at Purse and nothing needs a public URL.
+ * local URL signed per Standard Webhooks with a secret of its own (printed at start, kept between
+ * runs: listen-secret.ts), the way a real delivery is signed. Nothing is registered at Purse and
+ * nothing needs a public URL.
  */
 export interface ListenOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
   forwardTo: string;
-  /** whsec_…; a new one per run when absent. */
-  secret?: string;
+  /** whsec_…: what the receiver verifies with. */
+  secret: string;
+  /** Printed after the secret: where it comes from (the file that keeps it, or --secret). */
+  secretNote: string;
   intervalMs: number;
   write(text: string): void;
   signal: AbortSignal;
@@ -31,15 +33,10 @@ interface EventBody {
   [key: string]: unknown;
 }
 
-export function newListenSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
-
 export async function listen(options: ListenOptions): Promise<void> {
   const http = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const secret = options.secret ?? newListenSecret();
-  const signer = new Webhook(secret);
+  const signer = new Webhook(options.secret);
   let token: { value: string; renewAt: number } | null = null;
 
   async function accessToken(): Promise<string> {
@@ -114,7 +111,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   const forwarded = new Map<string, number>();
   options.write(
     `Ready. Forwarding events of ${options.clientId} from ${base} to ${options.forwardTo}\n` +
-      `Webhook signing secret for this session: ${secret}\n` +
+      `Webhook signing secret: ${options.secret}  (${options.secretNote})\n` +
       'Verify with it as you would a real delivery (Standard Webhooks). Ctrl-C stops.\n',
   );
   while (!options.signal.aborted) {

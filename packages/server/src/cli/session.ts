@@ -5,9 +5,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { buildDeps, type Deps } from '../deps.ts';
 import { acquireDataDirLock, DataDirBusyError, lockHolder } from '../ops/data-dir-lock.ts';
 import { loggerOptions } from '../shared/logging.ts';
-
-/** A refusal the CLI reports as one line on stderr (exit 1), without a stack trace. */
-export class CliError extends Error {}
+import { dataDirBusy } from './errors.ts';
 
 /**
  * The embedded database may be opened by one process only: while a server (or another command)
@@ -17,12 +15,12 @@ export class CliError extends Error {}
 async function withDataDirLock<T>(config: Config, work: () => Promise<T>): Promise<T> {
   if (config.databaseUrl !== null) return work();
   const holder = lockHolder(config.dataDir);
-  if (holder !== null) throw new CliError(new DataDirBusyError(config.dataDir, holder).message);
+  if (holder !== null) throw dataDirBusy(config.dataDir, holder);
   let lock: { release(): void };
   try {
     lock = acquireDataDirLock(config.dataDir);
   } catch (error) {
-    if (error instanceof DataDirBusyError) throw new CliError(error.message);
+    if (error instanceof DataDirBusyError) throw dataDirBusy(config.dataDir, error.pid);
     throw error;
   }
   try {

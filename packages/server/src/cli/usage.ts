@@ -1,4 +1,8 @@
-export const USAGE = `Usage: purse <command> [options]
+/** How the command is run: from the repository root, through the root package's script. */
+export const PURSE = 'npm run purse --';
+
+export const USAGE = `Usage: ${PURSE} <command> [options]     (from the repository root; npm run -s purse -- … when
+       you pipe or redirect the output, so npm prints nothing of its own; or node packages/server/bin/purse.mjs …)
 
 Commands:
   migrate                                   Apply pending database migrations.
@@ -24,8 +28,10 @@ Commands:
                                             For merchants, on their own machine: sign in with client credentials
                                             (or PURSE_CLIENT_ID / PURSE_CLIENT_SECRET), follow the events API and
                                             POST each new event to URL, signed (Standard Webhooks) with a secret
-                                            printed at start. Nothing to register; uses the HTTP API only
-                                            (--base-url, PURSE_BASE_URL, default http://127.0.0.1:8080).
+                                            printed at start and kept in DATA_DIR/listen-secret.json (mode 0600),
+                                            the same on every run; --secret overrides it. Nothing to register;
+                                            uses the HTTP API only (--base-url, PURSE_BASE_URL, default
+                                            http://127.0.0.1:8080), never the database.
   reconcile --provider mtn|mpesa [--since 24h|7d|ISO-TIME] [--json]
                                             Ask the provider about every payment, top-up, refund and payout
                                             since --since (default 7d) and every one still pending: apply
@@ -37,7 +43,8 @@ Commands:
 Configuration comes from the same environment as the server:
   DATABASE_URL       PostgreSQL; the commands work while servers run.
   DATA_DIR           Without DATABASE_URL: the embedded database folder (default ./.data). Only one
-                     process may open it, so stop the server before running a command.
+                     process may open it: every command but listen refuses at once while a server
+                     holds it, so stop the server first.
   PURSE_SECRET_KEY   Must match the server's, or the secrets printed here will not be accepted (or
                      PURSE_SECRET_KEY_FILE; required with DATABASE_URL). Without it on the embedded
                      database, the key file DATA_DIR/purse-secret.key the server made is used.

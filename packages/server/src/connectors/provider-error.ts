@@ -25,22 +25,29 @@ const OPAQUE_RUN = /[\w+/=-]{24,}/g;
 const looksOpaque = (run: string) => /\d/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
 
 /**
+ * `text` with the given secrets and anything that looks like a secret (a Bearer or Basic value, a
+ * field named like a secret, a long opaque token) replaced by [redacted]. Also used for what a
+ * webhook endpoint answered (webhooks/sender.ts), which may repeat a signing secret.
+ */
+export function maskSecrets(text: string, secrets: readonly string[] = []): string {
+  let masked = text;
+  // Longest first, so a secret that contains another is masked whole.
+  for (const secret of [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length)) {
+    masked = masked.split(secret).join(MASK);
+  }
+  // The scheme's value first: a field rule would mask only the word Bearer and keep what follows.
+  return masked
+    .replace(AUTH_VALUE, `$1 ${MASK}`)
+    .replace(SECRET_FIELD, `$1${MASK}`)
+    .replace(OPAQUE_RUN, (run) => (looksOpaque(run) ? MASK : run));
+}
+
+/**
  * The start of a provider's answer as an error may keep it: the given secrets (what Purse sent)
  * and anything that looks like a secret masked first, then cut, so no secret survives in part.
  */
 export function bodyExcerpt(body: string, secrets: readonly string[] = []): string {
-  let text = body;
-  // Longest first, so a secret that contains another is masked whole.
-  for (const secret of [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length)) {
-    text = text.split(secret).join(MASK);
-  }
-  // The scheme's value first: a field rule would mask only the word Bearer and keep what follows.
-  text = text
-    .replace(AUTH_VALUE, `$1 ${MASK}`)
-    .replace(SECRET_FIELD, `$1${MASK}`)
-    .replace(OPAQUE_RUN, (run) => (looksOpaque(run) ? MASK : run))
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = maskSecrets(body, secrets).replace(/\s+/g, ' ').trim();
   return text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text;
 }
 

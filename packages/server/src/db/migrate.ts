@@ -7,6 +7,7 @@ import * as m004 from './migrations/004-transfers.ts';
 import * as m005 from './migrations/005-ledger-order.ts';
 import * as m006 from './migrations/006-money-out.ts';
 import * as m007 from './migrations/007-merged-statement-abort.ts';
+import * as m008 from './migrations/008-attempt-response-excerpt.ts';
 import * as m009 from './migrations/009-card-states.ts';
 
 /** Numbered migrations, listed explicitly so bundlers and tsx see them without a directory scan. */
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-ledger-order': m005,
   '006-money-out': m006,
   '007-merged-statement-abort': m007,
+  '008-attempt-response-excerpt': m008,
   '009-card-states': m009,
 };
 

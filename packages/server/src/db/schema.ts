@@ -271,6 +271,8 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
+  /** The start of a non-2xx answer's body (≤ 200 characters, controls replaced); null otherwise. */
+  response_excerpt: string | null;
 }
 
 export interface Database {

@@ -39,7 +39,13 @@ export const DeliveryView = Type.Object(
         attempted_at: Type.String({ format: 'date-time' }),
         status_code: Type.Union([Type.Integer(), Type.Null()]),
         latency_ms: Type.Integer(),
-        error: Type.Union([Type.String(), Type.Null()]),
+        error: Type.Union([Type.String(), Type.Null()], { examples: ['HTTP 400'] }),
+        response_excerpt: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], {
+          description:
+            "The start of the endpoint's answer when it was not 2xx: at most 200 characters, tabs and line breaks as spaces, " +
+            'other control characters as U+FFFD. null when the attempt was delivered, got no answer, or the answer had no body.',
+          examples: ['{"error":"invalid signature"}'],
+        }),
       }),
     ),
   },

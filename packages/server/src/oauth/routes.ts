@@ -9,11 +9,24 @@ const TOKEN_BODY_LIMIT = 4 * 1024;
 
 const TokenRequest = Type.Object(
   {
-    grant_type: Type.String({ examples: ['client_credentials'] }),
-    client_id: Type.String({ description: 'Required unless sent with HTTP Basic.' }),
-    client_secret: Type.String({ description: 'Required unless sent with HTTP Basic.' }),
+    grant_type: Type.String({
+      examples: ['client_credentials'],
+      description: 'client_credentials; any other grant: 400 unsupported_grant_type.',
+    }),
+    client_id: Type.Optional(
+      Type.String({ description: 'Required unless the client authenticates with HTTP Basic; never both.', examples: ['cli_…'] }),
+    ),
+    client_secret: Type.Optional(
+      Type.String({ description: 'Required unless the client authenticates with HTTP Basic; never both.', examples: ['sk_test_…'] }),
+    ),
   },
-  { $id: 'TokenRequest', additionalProperties: true, description: 'RFC 6749 §4.4 client-credentials request; unknown fields are ignored.' },
+  {
+    $id: 'TokenRequest',
+    additionalProperties: true,
+    description:
+      'RFC 6749 §4.4 client-credentials request, as JSON or form-encoded (the same fields); unknown fields are ignored. ' +
+      'The client id and secret go in the body or in an HTTP Basic Authorization header (clientBasic), not both.',
+  },
 );
 
 const TokenResponse = Type.Object(
@@ -122,10 +135,17 @@ function registerTokenRoutes(app: RouteApp, deps: { oauth: OAuthService }): void
         tags: ['Authentication'],
         summary: 'Exchange client credentials for an access token',
         description:
-          'OAuth 2.0 client-credentials grant (RFC 6749 §4.4). Send a JSON body {grant_type, client_id, client_secret}, or the same fields ' +
-          'form-encoded, or the client credentials as HTTP Basic. Several tokens of one client are valid at once. Repeated failures ' +
-          'for one client are throttled with 429 and Retry-After.',
-        security: [],
+          'OAuth 2.0 client-credentials grant (RFC 6749 §4.4), in three forms:\n\n' +
+          '- a JSON body (`Content-Type: application/json`): `{"grant_type":"client_credentials","client_id":"cli_…","client_secret":"sk_…"}`;\n' +
+          '- the same fields form-encoded (`Content-Type: application/x-www-form-urlencoded`): ' +
+          '`grant_type=client_credentials&client_id=cli_…&client_secret=sk_…`;\n' +
+          '- HTTP Basic client authentication (`Authorization: Basic base64(client_id:client_secret)`, each part form-encoded first) ' +
+          'with only `grant_type` in the body (JSON or form).\n\n' +
+          'Credentials in both the body and the header are refused (400 invalid_request). Several tokens of one client are valid at once. ' +
+          'Repeated failures for one client are throttled with 429 and Retry-After.',
+        // No Bearer token: the client authenticates with its credentials in the body, or with HTTP Basic.
+        security: [{}, { clientBasic: [] }],
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         body: { $ref: 'TokenRequest#' },
         response: {
           200: { description: 'A Bearer token.', $ref: 'TokenResponse#' },

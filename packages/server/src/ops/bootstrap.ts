@@ -25,7 +25,7 @@ export async function bootstrapSandboxMerchant(merchants: MerchantService, baseU
       `Then: curl -s ${baseUrl}/v1/merchant -H "Authorization: Bearer $TOKEN"`,
       `API reference: ${baseUrl}/docs    Dashboard: ${baseUrl}/dashboard (sign in with the client id and secret)`,
       '',
-      `Lost the secret? Stop Purse (Ctrl-C), run: npx purse merchant rotate-secret ${merchant_id}  and start it again.`,
+      `Lost the secret? Stop Purse (Ctrl-C), run: npm run purse -- merchant rotate-secret ${merchant_id}  and start it again.`,
       '',
     ].join('\n')}\n`,
   );

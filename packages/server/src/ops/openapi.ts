@@ -37,27 +37,25 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
-/** The overview, with the decisions taken where the API description (docs/api.md) left a choice open, kept here in the contract itself. */
-const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, tops up wallets and moves money between them, for merchants authenticated with OAuth 2.0 client credentials. Every response carries Request-Id and Api-Version: ${API_VERSION}. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
+/**
+ * The overview shown at the top of /docs. The decisions taken where the v1 contract is silent are
+ * kept in docs/api-decisions.md, so the reference opens on the API rather than on a list of them.
+ */
+const API_DESCRIPTION = `Purse takes payments by wallet, mobile money and card, tops up wallets and moves money between them, for merchants authenticated with OAuth 2.0 client credentials: exchange the client id and secret at POST /oauth/token for a Bearer token (JSON or form body, or HTTP Basic), then call /v1. Every response carries Request-Id and Api-Version: ${API_VERSION}. Money amounts are decimal strings in major units. Unknown body fields are rejected (parameter_unknown); types are never coerced.
 
-## Decisions where the v1 contract is silent
+Decisions Purse took where the v1 contract is silent (wallet references, transfers, refunds, payouts, limits, input hygiene, …) are listed in docs/api-decisions.md in the Purse repository.`;
 
-- **Wallet references.** A wallet may carry a \`reference\`; it follows the same reference rules as payments (same request: 200 replay; different: 409).
-- **Top-up to a frozen wallet.** 201 with status failed / wallet_inactive, no provider call. A wallet frozen after a top-up started is still credited when the top-up succeeds: the money was already collected.
-- **Transfers** are final when created: a source that does not cover the amount is 201 failed / insufficient_funds, a frozen source or destination 201 failed / wallet_inactive, and nothing moves. The same wallet on both sides is 400 parameter_invalid on destination_wallet_id. The list's wallet_id filter matches either side.
-- **Refunds.** A refund without \`amount\` of a payment already refunded in full is 400 payment_not_refundable. A refund into a frozen wallet is 201 failed / wallet_inactive (nothing moves; the merchant may unfreeze and refund again). A refund has no \`currency\` field: the payment's currency applies. A card refund whose provider does not answer in time stays pending and is settled by the worker.
-- **Payouts** to mobile money on a network no connector serves are 201 failed / provider_error, nothing reserved. A payout to a frozen wallet is 201 failed / wallet_inactive.
-- **The merchant's funds** are decided per merchant and currency on one row: refunds and payouts of one merchant and currency are applied one after the other (payments are not: they credit 15 rows at random).
-- **Forcing a final object** with a sandbox helper: 409 \`invalid_state\`.
-- **A live merchant with no live provider configured**: card and mobile-money charges are 201 failed / provider_error.
-- **A card payment whose first attempt died before the provider saw it**: a retry with the same reference and card within 2 minutes resumes it; after that it fails with processing_error (the card number is never stored, so Purse cannot resume it alone). Mobile money is resumed by the settlement worker from the stored phone number.
-- **Balance** lists the currencies the merchant has ever held funds in (none yet: empty lists), with available and reserved side by side in the same order.
-- **Balance transactions.** balance_after is the running balance of the currency's funds, computed before the filters (a filtered list skips lines, it never restarts the balance). The CSV statement (Accept: text/csv) is newest first like the list, takes no page parameters (400 parameter_invalid) and lists nothing newer than the newest entry when its download started.
-- **Lists** accept only their documented query parameters (400 parameter_unknown otherwise); a cursor must be an id of the listed type; a cursor of another merchant only positions the page.
-- **Events and webhooks.** \`events: ["*"]\` (or none) subscribes to every type. Redelivery makes every delivery of the event due now, on the retry schedule where it stands: a delivery whose schedule ran out gets one attempt per redelivery, never a fresh set of retries; a delivery being sent at that moment counts as the redelivery. Deleting an endpoint fails its pending deliveries.
-- **Input hygiene.** Control characters or invalid Unicode (a lone UTF-16 surrogate such as \\ud800) anywhere in a body, or control characters in a query string: 400 parameter_invalid naming the field, nothing stored. Callback and webhook URLs with raw spaces or control characters: 400 (percent-encode them). Keys named \`__proto__\`: 400. Duplicate JSON keys: the last one wins (JSON.parse).
-- **Limits.** The rate limit (PURSE_RATE_LIMIT_PER_S per merchant per second), failed token requests (PURSE_TOKEN_FAILURE_LIMIT per client_id and source address per minute: a stranger's guesses never lock a merchant out from elsewhere) and failed or unauthenticated requests per source address (PURSE_ADDRESS_FAILURE_LIMIT per minute, checked before any database work) answer 429 with Retry-After. They are counted per process, or shared by every process and host through Redis with PURSE_REDIS_URL (if Redis stops answering, per process until it answers again; /readyz says which). The source address is the connection's peer; X-Forwarded-For is believed only from PURSE_TRUSTED_PROXIES.
-- **Provider callbacks** come to /provider-callbacks/{provider}, signed by the provider, never with a merchant token.`;
+/** The mark: a rounded square with a P, drawn with the system's sans-serif font (nothing to download). */
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b7a75"/>' +
+  '<text x="16" y="23" font-family="system-ui,Segoe UI,Helvetica,Arial,sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">P</text></svg>';
+
+/** The top bar's logo: the mark and "Purse API", white on the bar's dark background. */
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="180" height="40" viewBox="0 0 180 40"><title>Purse API</title>' +
+  '<rect x="2" y="4" width="32" height="32" rx="7" fill="#0b7a75"/>' +
+  '<text x="18" y="27" font-family="system-ui,Segoe UI,Helvetica,Arial,sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">P</text>' +
+  '<text x="44" y="28" font-family="system-ui,Segoe UI,Helvetica,Arial,sans-serif" font-size="22" font-weight="700" fill="#fff">Purse API</text></svg>';
 
 /**
  * The `servers` of the document as served: PURSE_PUBLIC_URL when set, else the scheme and host
@@ -90,6 +88,12 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicBas
             flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
           },
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'The access_token from POST /oauth/token.' },
+          clientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              'Only at POST /oauth/token: the client id and secret as HTTP Basic (RFC 6749 §2.3.1), each form-encoded before they are joined with ":".',
+          },
         },
       },
       security: [{ oauth2: [] }, { bearerAuth: [] }],
@@ -117,6 +121,12 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicBas
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { deepLinking: true },
+    // Purse's name in the top bar, the tab and its icon, rather than the framework's.
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/docs', target: '_self' },
+    theme: {
+      title: 'Purse API reference',
+      favicon: [{ filename: 'purse.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(ICON_SVG) }],
+    },
     staticCSP: true,
     transformSpecificationClone: true,
     transformSpecification: (spec, request) => ({ ...spec, servers: serversFor(options.publicBaseUrl, request) }),

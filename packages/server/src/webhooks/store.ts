@@ -137,7 +137,7 @@ export async function claimDueDeliveries(db: Db, now: Date, leaseUntil: Date, li
 export async function recordAttempt(
   db: Db,
   delivery: { id: string },
-  attempt: { at: Date; statusCode: number | null; latencyMs: number; error: string | null },
+  attempt: { at: Date; statusCode: number | null; latencyMs: number; error: string | null; responseExcerpt?: string | null },
   next: { status: 'pending' | 'delivered' | 'failed'; nextAttemptAt: Date | null },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -149,6 +149,7 @@ export async function recordAttempt(
         status_code: attempt.statusCode,
         latency_ms: attempt.latencyMs,
         error: attempt.error,
+        response_excerpt: attempt.responseExcerpt ?? null,
       })
       .execute();
     await trx

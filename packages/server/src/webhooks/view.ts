@@ -39,7 +39,7 @@ export function deliveryView(
     created_at: Date;
     delivered_at: Date | null;
   },
-  attempts: { attempted_at: Date; status_code: number | null; latency_ms: number; error: string | null }[],
+  attempts: { attempted_at: Date; status_code: number | null; latency_ms: number; error: string | null; response_excerpt: string | null }[],
 ) {
   return {
     id: row.id,
@@ -59,6 +59,7 @@ export function deliveryView(
       status_code: a.status_code,
       latency_ms: a.latency_ms,
       error: a.error,
+      response_excerpt: a.response_excerpt,
     })),
   };
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../shared/clock.ts';
 import { createPoller } from '../shared/poller.ts';
 import type { SecretKeys } from '../shared/secrets.ts';
 import { merchantSigningSecrets, signingSecrets } from './secrets.ts';
-import { postWebhook } from './sender.ts';
+import { postWebhook, type SendResult } from './sender.ts';
 import * as store from './store.ts';
 import { addressPolicy } from './url-guard.ts';
 
@@ -103,7 +103,7 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
       await store.recordAttempt(
         db,
         delivery,
-        { at, statusCode: 410, latencyMs: result.latencyMs, error: 'HTTP 410: endpoint disabled' },
+        { at, statusCode: 410, latencyMs: result.latencyMs, error: 'HTTP 410: endpoint disabled', responseExcerpt: result.responseExcerpt },
         { status: 'failed', nextAttemptAt: null },
       );
       await store.failPendingDeliveries(db, delivery.endpoint_id, 'endpoint disabled after HTTP 410', at);
@@ -122,17 +122,12 @@ export function createDeliveryWorker(deps: { db: Db; clock: Clock; config: Confi
   }
 
   /** A failed attempt: retried on the schedule, failed once it runs out. */
-  async function recordFailure(
-    delivery: store.DeliveryRow,
-    at: Date,
-    result: { statusCode: number | null; latencyMs: number },
-    error: string | null,
-  ): Promise<void> {
+  async function recordFailure(delivery: store.DeliveryRow, at: Date, result: SendResult, error: string | null): Promise<void> {
     const next = nextAttemptAt(at, delivery.attempts, config.webhookRetryScheduleS);
     await store.recordAttempt(
       db,
       delivery,
-      { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error },
+      { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error, responseExcerpt: result.responseExcerpt },
       { status: next ? 'pending' : 'failed', nextAttemptAt: next },
     );
   }

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DataDirBusyError } from '../../src/ops/data-dir-lock.ts';
+import { dataDirBusy } from '../../src/cli/errors.ts';
 import { buildTestApp } from '../helpers/app.ts';
+import { freePort, spawnServer, waitReady } from '../helpers/processes.ts';
 import { assertOk, credentials, purse, startSleeper, tempDir } from './support.ts';
 
 describe('purse refusals that never open the database', () => {
@@ -16,8 +17,28 @@ describe('purse refusals that never open the database', () => {
     const run = await purse(['merchant', 'create', '--name', 'Nope', '--json'], { DATA_DIR: dataDir });
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
-    assert.equal(run.stderr, `purse: ${new DataDirBusyError(dataDir, holder.pid!).message}\n`);
+    assert.equal(run.stderr, `purse: ${dataDirBusy(dataDir, holder.pid!, 'merchant create').message}\n`);
     assert.deepEqual(readdirSync(dataDir), ['purse.pid'], 'the database was not created or opened');
+  });
+
+  test('a running server on the embedded database: a command says in one line that it needs the database alone, and exits 1 at once', async (t) => {
+    const dataDir = tempDir(t, 'purse-cli-server-');
+    const server = spawnServer(t, { PORT: String(await freePort()), DATA_DIR: dataDir });
+    await waitReady(server);
+    for (const words of [['merchant', 'list'], ['migrate']]) {
+      const started = performance.now();
+      const run = await purse(words, { DATA_DIR: dataDir });
+      const seconds = (performance.now() - started) / 1000;
+      assert.equal(run.code, 1);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `purse: ${dataDirBusy(dataDir, server.pid, words.join(' ')).message}\n`);
+      assert.equal(run.stderr.split('\n').length, 2, 'one line');
+      assert.match(run.stderr, /needs the embedded database in .* to itself, and a running Purse server \(pid \d+\) has it open: stop/);
+      // Without loading the service or touching the database: well within the time the command takes to run at all.
+      assert.ok(seconds < 30, `refused after ${seconds.toFixed(1)} s`);
+    }
+    const ready = await fetch(`${server.base}/readyz`);
+    assert.equal(ready.status, 200, 'the server is unharmed');
   });
 
   test('usage errors exit 1 with a message and touch nothing', async (t) => {

@@ -1,17 +1,22 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildTestApp } from '../helpers/app.ts';
 
 interface Operation {
   operationId?: string;
+  description?: string;
   security?: unknown[];
+  requestBody?: { content: Record<string, unknown> };
   responses: Record<string, unknown>;
 }
 
 interface Document {
   openapi: string;
-  info: { version: string };
-  components: { securitySchemes: Record<string, { type: string; flows?: { clientCredentials?: { tokenUrl: string } } }> };
+  info: { version: string; title: string; description: string };
+  components: {
+    securitySchemes: Record<string, { type: string; scheme?: string; flows?: { clientCredentials?: { tokenUrl: string } } }>;
+  };
   paths: Record<string, Record<string, Operation>>;
   security: Record<string, unknown>[];
 }
@@ -34,11 +39,58 @@ test('GET /openapi.json is the OpenAPI 3.1 contract with OAuth 2.0 client creden
 
   const token = doc.paths['/oauth/token']?.post;
   assert.ok(token, 'POST /oauth/token is documented');
-  assert.deepEqual(token.security, [], 'the token endpoint needs no token');
+  assert.ok(
+    token.security?.every((requirement) => !Object.keys(requirement as object).some((name) => name === oauthName || name === 'bearerAuth')),
+    'the token endpoint needs no token',
+  );
   assert.ok(token.responses['200'] && token.responses['401']);
 
   const merchant = doc.paths['/v1/merchant']?.get;
   assert.ok(merchant, 'GET /v1/merchant is documented');
   assert.equal(merchant.security, undefined, 'v1 operations inherit the document-wide security');
   assert.ok(merchant.responses['200'] && merchant.responses['401']);
+});
+
+test('the reference opens on the API: a short overview, the decisions in docs/api-decisions.md', async (t) => {
+  const app = await buildTestApp(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+  assert.equal(doc.info.title, 'Purse API');
+  assert.doesNotMatch(doc.info.description, /Decisions where|\n- \*\*/, 'no list of decisions at the top');
+  assert.ok(doc.info.description.length < 1000, `the overview is ${doc.info.description.length} characters`);
+  assert.match(doc.info.description, /docs\/api-decisions\.md/);
+  const decisions = readFileSync(new URL('../../../../docs/api-decisions.md', import.meta.url), 'utf8');
+  assert.match(decisions, /^# API decisions where the v1 contract is silent\n/);
+  for (const topic of ['Wallet references', 'Transfers', 'Refunds', 'Payouts', 'Input hygiene', 'Limits']) {
+    assert.match(decisions, new RegExp(`^- \\*\\*${topic}`, 'm'), topic);
+  }
+});
+
+test('POST /oauth/token documents its three forms: JSON, form-encoded, HTTP Basic client authentication', async (t) => {
+  const app = await buildTestApp(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+  const token = doc.paths['/oauth/token']!.post!;
+  assert.deepEqual(Object.keys(token.requestBody?.content ?? {}).sort(), ['application/json', 'application/x-www-form-urlencoded']);
+  const basic = Object.entries(doc.components.securitySchemes).find(([, s]) => s.type === 'http' && s.scheme === 'basic');
+  assert.ok(basic, 'an HTTP Basic security scheme');
+  assert.deepEqual(token.security, [{}, { [basic[0]]: [] }], 'no authentication (credentials in the body), or HTTP Basic');
+  for (const form of [/application\/json/, /application\/x-www-form-urlencoded/, /HTTP Basic/]) assert.match(token.description ?? '', form);
+});
+
+test("/docs shows Purse: its title, its icon and its name in the top bar, not the framework's", async (t) => {
+  const app = await buildTestApp(t);
+  const page = await app.inject({ method: 'GET', url: '/docs/' });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /<title>Purse API reference<\/title>/);
+  const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(page.body)?.[1];
+  assert.ok(icon, page.body);
+  assert.doesNotMatch(page.body, /favicon-(16|32)x/, "Swagger's icons are gone");
+  const iconRes = await app.inject({ method: 'GET', url: `/docs/${icon.replace(/^\.\//, '')}` });
+  assert.equal(iconRes.statusCode, 200);
+  assert.match(iconRes.body, /<svg/);
+  const initializer = (await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })).body;
+  const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer)?.[1];
+  assert.ok(logo, 'the top bar gets a logo');
+  const svg = Buffer.from(logo, 'base64').toString('utf8');
+  assert.match(svg, />Purse API</);
+  assert.doesNotMatch(svg, /fastify|swagger/i);
 });

@@ -31,7 +31,8 @@ test('first start: the printed token command works as printed; GET /; servers fr
   const merchant = JSON.parse(stdout) as { object: string; livemode: boolean };
   assert.equal(merchant.object, 'merchant');
   assert.equal(merchant.livemode, false);
-  assert.match(server.output(), /npx purse merchant rotate-secret mer_[0-9a-z]+/);
+  assert.match(server.output(), /npm run purse -- merchant rotate-secret mer_[0-9a-z]+ /);
+  assert.doesNotMatch(server.output(), /npx purse/, 'outside the repository npx would fetch an unrelated package');
 
   const root = await fetch(`${server.base}/`);
   assert.equal(root.status, 200);

@@ -218,6 +218,38 @@ test('receiver answering 500, then 200: retried with the same event id and bytes
   });
 });
 
+test('a refusal keeps the start of its answer: response_excerpt, at most 200 characters, controls replaced; null once 2xx', async (t) => {
+  const { app, api, merchantId } = await merchant();
+  const r = await receiver(t);
+  await endpoint(api, `${r.base}/endpoint`);
+  const refusal = `{"error":"invalid signature",\n\t"hint":"check\u0007 the secret"}${' padding'.repeat(100)}`;
+  const seen = new Map<string, number>();
+  r.respondWith((x) => {
+    const n = (seen.get(webhookId(x)) ?? 0) + 1;
+    seen.set(webhookId(x), n);
+    return n === 1 ? { status: 400, delayMs: 0, text: refusal } : { status: 200, delayMs: 0, text: 'accepted' };
+  });
+  const payment = await pay(api);
+  const rows = await allFinal(app, merchantId);
+  const expected = `{"error":"invalid signature",  "hint":"check\ufffd the secret"}${' padding'.repeat(100)}`.slice(0, 200);
+  for (const d of rows) assert.equal(d.status, 'delivered');
+  const events = await allEvents(api, `&object_id=${payment.id}`);
+  for (const e of events) {
+    const res = await api.get(`/v1/events/${e.id}/deliveries`);
+    assert.equal(res.status, 200);
+    const attempts = res.body.data[0].attempts as { status_code: number | null; error: string | null; response_excerpt: string | null }[];
+    const refused = attempts.filter((a) => a.status_code === 400);
+    assert.ok(refused.length >= 1, JSON.stringify(attempts));
+    for (const a of refused) {
+      assert.equal(a.error, 'HTTP 400');
+      assert.equal(a.response_excerpt, expected);
+    }
+    // A delivered attempt keeps nothing of its answer; one without an answer (a timeout on a loaded machine) has nothing to keep.
+    for (const a of attempts.filter((x) => x.status_code !== 400)) assert.equal(a.response_excerpt, null, JSON.stringify(a));
+    assert.equal(attempts.at(-1)!.status_code, 200);
+  }
+});
+
 test('a receiver slower than PURSE_WEBHOOK_TIMEOUT_MS: the attempt is recorded with an error and retried', async (t) => {
   const { app, api, merchantId } = await merchant();
   const r = await receiver(t);

@@ -18,6 +18,8 @@ export interface Behaviour {
   location?: string;
   /** The size of the answer's body (default: the 2 bytes "ok"). */
   bodyBytes?: number;
+  /** The answer's body as text (instead of bodyBytes). */
+  text?: string;
 }
 
 /**
@@ -36,13 +38,13 @@ export async function startReceiver(options: { port?: number } = {}) {
     req.on('end', () => {
       const entry: Received = { path: new URL(req.url ?? '/', 'http://x').pathname, headers: req.headers, body, at: Date.now(), ok: false };
       received.push(entry);
-      const { status, delayMs, location, bodyBytes } = chooser?.(entry) ?? behaviour;
+      const { status, delayMs, location, bodyBytes, text } = chooser?.(entry) ?? behaviour;
       setTimeout(() => {
         if (res.destroyed || req.socket.destroyed) return; // the sender gave up (timeout)
         entry.status = status;
         entry.ok = status >= 200 && status < 300;
         if (location) res.setHeader('location', location);
-        res.writeHead(status).end(bodyBytes === undefined ? 'ok' : Buffer.alloc(bodyBytes, 0x61));
+        res.writeHead(status).end(text ?? (bodyBytes === undefined ? 'ok' : Buffer.alloc(bodyBytes, 0x61)));
       }, delayMs);
     });
   });
