@@ -60,6 +60,11 @@ describe('amounts are decimal strings', () => {
     });
   }
 
+  test('/v1/payments/{id}/capture: "amount": 10.5 → the same message (its schema is the same Amount)', async () => {
+    const res = await post(app, m, `/v1/payments/${PAYMENT}/capture`, { amount: 10.5 });
+    assert.equal(refused(res, 'parameter_invalid', 'amount'), EXPECTED);
+  });
+
   test('a number whose text a double may not keep, or another JSON type, gets the form without an echo', async () => {
     // The JSON text of a number with more digits than a double keeps (its parsed value prints otherwise).
     const text = JSON.stringify(paymentBody({ amount: '?' })).replace('"amount":"?"', '"amount":12345678901234567');
