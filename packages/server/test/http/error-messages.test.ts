@@ -213,6 +213,13 @@ const MISTAKES: Mistake[] = [
     message: 'expand is not a known parameter. This route takes no query parameters.',
   },
   {
+    name: 'a body field where the route takes none',
+    send: () => post(app, m, `/v1/wallets/${WALLET}/freeze`, { status: 'inactive' }),
+    code: 'parameter_unknown',
+    param: 'status',
+    message: 'status is not a known parameter. This route takes no body parameters.',
+  },
+  {
     name: 'a number for a string',
     send: pay({ reference: 1001 }),
     code: 'parameter_invalid',
