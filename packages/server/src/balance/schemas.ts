@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { readTime } from '../charges/filters.ts';
+import { currencySchema } from '../charges/schemas.ts';
 import { ListQuery } from '../shared/pagination.ts';
 import { BALANCE_SOURCE_TYPES, type BalanceFilters } from './store.ts';
 
@@ -25,7 +26,7 @@ export const BalanceTransactionView = Type.Object(
 export const BalanceTransactionListQuery = Type.Object(
   {
     ...ListQuery,
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, upper case.' })),
+    currency: Type.Optional(currencySchema({ description: 'ISO 4217 code, upper case.' })),
     source_type: Type.Optional(SourceType),
     created_gte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or after.' })),
     created_lte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or before.' })),

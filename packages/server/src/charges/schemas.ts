@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { METHOD_TYPES, type MethodType } from '../db/schema.ts';
 import { LateOutcomeSchema } from '../events/late-outcome.ts';
+import { withExpectation } from '../shared/expectations.ts';
+import { amountExpectation, currencyExpectation } from '../shared/money.ts';
 
 /**
  * Request and response schemas shared by payments and top-ups. Types and shapes are checked
@@ -14,12 +16,19 @@ export const Reference = Type.String({
   description: 'Unique per merchant and resource type; case-sensitive; no control characters or surrounding spaces.',
   examples: ['order-1001'],
 });
-export const Amount = Type.String({
-  maxLength: 32,
+/** Every money field of a request (payments, top-ups, refunds, payouts, transfers): one schema, one error message. */
+export function amountSchema(options: { description: string; examples: string[] }) {
+  return withExpectation(Type.String({ maxLength: 32, ...options }), amountExpectation);
+}
+export const Amount = amountSchema({
   description: 'Decimal string of major units, > 0, at most the currency\'s minor digits ("1500" UGX, "10.50" KES).',
   examples: ['1500.00'],
 });
-export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'Upper-case ISO 4217 code.', examples: ['KES'] });
+/** Every currency of a request or a filter. */
+export function currencySchema(options: { description: string; examples?: string[] }) {
+  return withExpectation(Type.String({ pattern: '^[A-Z]{3}$', ...options }), currencyExpectation);
+}
+export const Currency = currencySchema({ description: 'Upper-case ISO 4217 code.', examples: ['KES'] });
 export const Metadata = Type.Record(Type.String({ minLength: 1, maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,
   // TypeBox drops the key schema's limits (patternProperties "^.*$"); propertyNames enforces them.

@@ -2,87 +2,43 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { OAuthError } from '../oauth/errors.ts';
 import { ApiError } from '../shared/errors.ts';
-import { present } from '../shared/invariant.ts';
 import { closeConnectionAfter, noteErrorCode } from './request-hooks.ts';
+import { type AjvError, fromValidation } from './validation-errors.ts';
 
-/** JSON pointer from Ajv (`/payment_method/card/number`) → the contract's dotted path. */
-function pointerToParam(pointer: string, child?: string): string {
-  const parts = pointer
-    .split('/')
-    .filter((p) => p !== '')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (child !== undefined) parts.push(child);
-  return parts.join('.');
-}
+/** The media types a route reads: the token endpoint also takes forms (RFC 6749), /v1 only JSON. */
+const acceptedTypes = (request: FastifyRequest) =>
+  request.routeOptions.url === '/oauth/token' ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
 
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  /** Set when a key (not a value) broke the rule: `propertyNames`, e.g. a metadata key too long. */
-  propertyName?: string;
-}
+/** Why a type is sent by mistake, for the two a client sends without being asked. */
+const DEFAULT_TYPES: Record<string, string> = {
+  'application/x-www-form-urlencoded': ' (what curl -d sends unless told otherwise)',
+  'text/plain': ' (what fetch sends for a string body unless told otherwise)',
+};
 
-/** The objects that name a means of payment beside its `type`. */
-const MEANS_OBJECTS = new Set(['wallet', 'card', 'mobile_money']);
-
-/** Fastify's schema errors → the contract's codes, with the dotted `param`. */
-function fromValidation(errors: AjvError[], context: string): ApiError {
-  const first = present(errors[0], 'first validation error');
-  const where = context === 'body' ? '' : context === 'querystring' ? '' : `${context} `;
-  if (first.keyword === 'required') {
-    const param = pointerToParam(first.instancePath, String(first.params.missingProperty));
-    return new ApiError('parameter_missing', `${where}${param} is required.`, { param });
+/** A body the route cannot read: the message names the header to send. */
+function unsupportedMediaType(request: FastifyRequest): ApiError {
+  const header = request.headers['content-type'];
+  const sent = typeof header === 'string' ? (header.split(';')[0] ?? '').trim().toLowerCase() : '';
+  if (sent === '') {
+    return new ApiError('unsupported_media_type', `The request has no Content-Type header: send Content-Type: ${acceptedTypes(request)}.`);
   }
-  if (first.keyword === 'additionalProperties') {
-    const extra = String(first.params.additionalProperty);
-    // A means object this operation does not take (a wallet as a top-up's source): the type is
-    // what is wrong, not an unknown field (the contract's parameter_invalid on `<means>.type`).
-    if (/^\/(source|payment_method)$/.test(first.instancePath) && MEANS_OBJECTS.has(extra)) {
-      const param = pointerToParam(first.instancePath, 'type');
-      return new ApiError('parameter_invalid', `${where}${param} ${extra} is not accepted here.`, { param });
-    }
-    const param = pointerToParam(first.instancePath, extra);
-    return new ApiError('parameter_unknown', `${where}${param} is not a known parameter.`, { param });
-  }
-  if (first.propertyName !== undefined) {
-    const param = pointerToParam(first.instancePath, first.propertyName);
-    return new ApiError('parameter_invalid', `${where}${param}: the key ${describe(first)}.`, { param });
-  }
-  const param = pointerToParam(first.instancePath);
-  if (param === '') return new ApiError('invalid_json', `The request ${context} must be a JSON object.`);
-  if (first.keyword === 'const') {
-    // A union of literals (e.g. payment_method.type): Ajv reports one `const` error per branch.
-    const allowed = errors
-      .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
-      .map((e) => String(e.params.allowedValue));
-    return new ApiError('parameter_invalid', `${where}${param} must be one of: ${allowed.join(', ')}.`, { param });
-  }
-  return new ApiError('parameter_invalid', `${where}${param} ${describe(first)}.`, { param });
-}
-
-function describe(error: AjvError): string {
-  switch (error.keyword) {
-    case 'type':
-      return `must be of type ${String(error.params.type)}`;
-    case 'pattern':
-      return 'has an invalid format';
-    case 'enum':
-      return `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
-    default:
-      return error.message ?? 'is invalid';
-  }
+  // Only a well-formed type is repeated back, and only its name (no parameters).
+  const shown = sent.length <= 80 && /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(sent) ? sent : 'of this request';
+  return new ApiError(
+    'unsupported_media_type',
+    `Content-Type ${shown}${DEFAULT_TYPES[sent] ?? ''} is not accepted here: send Content-Type: ${acceptedTypes(request)}.`,
+  );
 }
 
 /** Framework errors (body limit, media type, timeouts) → the contract's codes. */
-function fromFastify(error: FastifyError): ApiError | null {
+function fromFastify(error: FastifyError, request: FastifyRequest): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('payload_too_large', 'The request body is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType(request);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+      return new ApiError('unsupported_media_type', 'The Content-Length header does not match the body that was sent.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', 'The request body is not valid JSON.');
@@ -90,7 +46,7 @@ function fromFastify(error: FastifyError): ApiError | null {
       break;
   }
   if (error.statusCode === 413) return new ApiError('payload_too_large', 'The request body is too large.');
-  if (error.statusCode === 415) return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+  if (error.statusCode === 415) return unsupportedMediaType(request);
   return null;
 }
 
@@ -98,15 +54,14 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (fastifyError.validation && fastifyError.validation.length > 0) {
-    return fromValidation(fastifyError.validation, fastifyError.validationContext ?? 'body');
+    return fromValidation(fastifyError.validation, fastifyError.validationContext ?? 'body', request);
   }
   if (isDatabaseUnavailable(error)) {
     return new ApiError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
       headers: { 'retry-after': '2' },
     });
   }
-  void request;
-  return fromFastify(fastifyError);
+  return fromFastify(fastifyError, request);
 }
 
 /**

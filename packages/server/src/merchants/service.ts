@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
 import { err, ok, type Result } from '../shared/result.ts';
-import { keyedHash, newSecret } from '../shared/secrets.ts';
+import { CLIENT_SECRET_PREFIXES, keyedHash, newSecret } from '../shared/secrets.ts';
 import * as store from './store.ts';
 
 export interface MerchantProfile {
@@ -39,7 +39,7 @@ export function toProfile(row: MerchantRow): MerchantProfile {
 export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buffer; onCredentialsChanged?: (clientId: string) => void }) {
   const { db, clock, hashKey } = deps;
   const changed = (clientId: string) => deps.onCredentialsChanged?.(clientId);
-  const secretFor = (livemode: boolean) => newSecret(livemode ? 'sk_live' : 'sk_test');
+  const secretFor = (livemode: boolean) => newSecret(CLIENT_SECRET_PREFIXES[livemode ? 'live' : 'test']);
 
   return {
     async createMerchant(input: { name: string; livemode?: boolean }): Promise<Result<MerchantCredentials, 'name_invalid'>> {

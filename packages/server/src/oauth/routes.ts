@@ -96,8 +96,18 @@ function readTokenRequest(fields: unknown, authorization: string | undefined) {
   }
   const basic = basicCredentials(authorization);
   if (basic === 'malformed') throw OAuthError.of('invalid_request', 'The Authorization header must be HTTP Basic client credentials.');
-  if (absent(fields.grant_type)) throw OAuthError.of('invalid_request', 'grant_type is required.');
-  if (typeof fields.grant_type !== 'string') throw OAuthError.of('invalid_request', 'grant_type must be a string.');
+  if (absent(fields.grant_type)) {
+    // A JSON text sent as a form (curl -d without a Content-Type) parses as one odd field name.
+    if (Object.keys(fields).some((name) => name.trimStart().startsWith('{'))) {
+      throw OAuthError.of(
+        'invalid_request',
+        'The body looks like JSON but was sent as application/x-www-form-urlencoded (what curl -d sends unless told otherwise): ' +
+          'send Content-Type: application/json with it.',
+      );
+    }
+    throw OAuthError.of('invalid_request', 'grant_type is required (the only grant type is client_credentials).');
+  }
+  if (typeof fields.grant_type !== 'string') throw OAuthError.of('invalid_request', 'grant_type must be the string client_credentials.');
   if (fields.grant_type !== 'client_credentials') {
     throw OAuthError.of('unsupported_grant_type', 'Only the client_credentials grant is supported.');
   }

@@ -20,6 +20,11 @@ export interface IssuedToken {
   expires_in: number;
 }
 
+/** Access tokens are `at_` and 43 base64url characters (http/auth.ts recognises the prefix). */
+export const ACCESS_TOKEN_PREFIX = 'at';
+
+const ACCESS_TOKEN = new RegExp(`^${ACCESS_TOKEN_PREFIX}_[A-Za-z0-9_-]{43}$`);
+
 /** A verified token is trusted for this long before the database is asked again (revocation ≤ 5 s). */
 const AUTH_CACHE_MS = 2_000;
 /** Tokens and clients remembered per process; the least recently used go first, never all at once. */
@@ -118,7 +123,7 @@ export function createOAuthService(deps: {
       await store.rehashClientSecret(db, merchant.id, stored, keyedHash(hashKey, clientSecret));
       clients.delete(clientId);
     }
-    const accessToken = newSecret('at');
+    const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
     await store.insertAccessToken(db, {
       tokenHash: keyedHash(hashKey, accessToken),
       merchantId: merchant.id,
@@ -143,7 +148,7 @@ export function createOAuthService(deps: {
 
   async function authenticate(token: string): Promise<Result<AuthContext, 'token_invalid' | 'token_expired'>> {
     // Our tokens have one shape; anything else is refused without a database round trip.
-    if (!/^at_[A-Za-z0-9_-]{43}$/.test(token)) return err('token_invalid');
+    if (!ACCESS_TOKEN.test(token)) return err('token_invalid');
     const nowMs = clock.now().getTime();
     const tokenHash = keyedHash(hashKey, token);
     let entry = cache.get(tokenHash) ?? unknownTokens.get(tokenHash);

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { readTime } from '../charges/filters.ts';
 import {
   Amount,
+  amountSchema,
   CallbackUrl,
   ChargeStatus,
   Currency,
@@ -30,8 +31,7 @@ export const CreateRefundBody = Type.Object(
     reference: Reference,
     payment_id: PaymentId,
     amount: Type.Optional(
-      Type.String({
-        maxLength: 32,
+      amountSchema({
         description: "Decimal string of major units, > 0, in the payment's currency. Default: all that is still refundable.",
         examples: ['500.00'],
       }),

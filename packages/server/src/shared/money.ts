@@ -54,12 +54,41 @@ export function maxAmountMinor(currency: string, maxAmounts: Readonly<Record<str
   return BigInt(major) * 10n ** BigInt(minorDigits(currency));
 }
 
+/** What every money field takes, in the words of its error messages. */
+const AMOUNT_FORM = 'a decimal string of major units, such as "1500" or "10.50"';
+
+/**
+ * The expectation of every `amount` field (its schema carries it, shared/expectations.ts). A JSON
+ * number is the usual mistake: the answer shows it as the string to send, when the number's text
+ * is exactly what was written (plain digits, at most 15 significant, which a double keeps).
+ */
+export function amountExpectation(sent: unknown): string {
+  if (typeof sent !== 'number') return AMOUNT_FORM;
+  const text = String(sent);
+  const exact = /^[0-9]+(\.[0-9]+)?$/.test(text) && text.replace('.', '').replace(/^0+/, '').length <= 15;
+  return `${AMOUNT_FORM}, not a JSON number: send ${exact ? `"${text}" instead of ${text}` : 'the amount in quotes'} (numbers are refused, never rounded)`;
+}
+
+/** The expectation of every `currency` field: a lower-case or padded code is shown as the code to send. */
+export function currencyExpectation(sent: unknown): string {
+  const letters = typeof sent === 'string' ? sent.trim() : '';
+  if (/^[A-Za-z]{3}$/.test(letters) && letters.toUpperCase() !== sent) {
+    const upper = letters.toUpperCase();
+    return `an upper-case ISO 4217 code: send "${upper}"${letters === sent ? `, not "${sent}"` : ' (no spaces)'}`;
+  }
+  return 'an upper-case ISO 4217 code of three letters, such as "KES"';
+}
+
 export function amountErrorMessage(error: AmountError, currency: string, max?: string): string {
   switch (error) {
     case 'format':
-      return 'amount must be a decimal string of major units, such as "1500" or "10.50" (digits, at most one dot, no sign or exponent)';
-    case 'too_many_decimals':
-      return `amount has more decimals than ${currency} allows (${minorDigits(currency)})`;
+      return `amount must be ${AMOUNT_FORM} (digits, at most one dot, no sign or exponent)`;
+    case 'too_many_decimals': {
+      const digits = minorDigits(currency);
+      return digits === 0
+        ? `amount has decimals, but ${currency} has no minor unit: send whole ${currency}, such as "1500"`
+        : `amount has more decimals than ${currency} allows: at most ${digits}, such as "10.${'5'.padEnd(digits, '0')}"`;
+    }
     case 'not_positive':
       return 'amount must be greater than zero';
     case 'too_large':

@@ -1,12 +1,16 @@
 import type { Expression, SelectQueryBuilder } from 'kysely';
 import { Type } from 'typebox';
 import { ApiError } from './errors.ts';
+import { withExpectation } from './expectations.ts';
 import { type IdKind, isIdOf } from './ids.ts';
 
 /** Cursor lists (docs/api.md §9): newest first, keyed on the time-sortable id (or a PageOrder). */
 
+/** One message for every bad limit, whether the schema's pattern or readPageRequest refuses it. */
+const LIMIT_RULE = 'a whole number from 1 to 100 (the default is 10)';
+
 export const ListQuery = {
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100; default 10.' })),
+  limit: Type.Optional(withExpectation(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100; default 10.' }), LIMIT_RULE)),
   starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'An id: the page after it (older objects).' })),
   ending_before: Type.Optional(Type.String({ maxLength: 64, description: 'An id: the page before it (newer objects).' })),
 };
@@ -23,7 +27,7 @@ export interface PageRequest {
 export function readPageRequest(query: { limit?: string; starting_after?: string; ending_before?: string }, kind: IdKind): PageRequest {
   const limit = query.limit === undefined ? 10 : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw new ApiError('parameter_invalid', 'limit must be a whole number from 1 to 100.', { param: 'limit' });
+    throw new ApiError('parameter_invalid', `limit must be ${LIMIT_RULE}.`, { param: 'limit' });
   }
   if (query.starting_after !== undefined && query.ending_before !== undefined) {
     throw new ApiError('parameter_invalid', 'Send starting_after or ending_before, not both.', { param: 'ending_before' });

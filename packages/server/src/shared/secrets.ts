@@ -1,5 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** The prefixes of client secrets (merchants/service.ts makes them; http/auth.ts recognises one sent as a token). */
+export const CLIENT_SECRET_PREFIXES = { live: 'sk_live', test: 'sk_test' } as const;
+
 /** An opaque secret with 256 random bits, base64url, behind a readable prefix. */
 export function newSecret(prefix: string): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
