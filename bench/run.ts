@@ -12,6 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
+import { type AcquirerFake, acquirerCheck, startAcquirerFake } from './lib/acquirer.ts';
 import { ceilingScript } from './lib/ceiling.ts';
 import { type Loadgen, latencySummary, runLoad } from './lib/load.ts';
 import { type LoadResult, REF, type RequestSpec } from './lib/load-spec.ts';
@@ -46,6 +47,7 @@ const PURSE_SCENARIOS = [
   'token',
   'mobile-money',
   'card',
+  'card-acquirer',
   'get',
   'list',
   'hot-wallet',
@@ -308,6 +310,8 @@ interface Run {
   dbSettings: Record<string, string>;
   merchants: Record<string, Credentials>;
   rows: Row[];
+  /** The card acquirer fake (its own process), when card-acquirer runs. */
+  acquirerFake: AcquirerFake | null;
   /** The number in every load reference, shared by all scenarios. */
   seq: number;
 }
@@ -320,6 +324,8 @@ interface Purse {
 
 interface Fixtures {
   token: string;
+  /** The live merchant's token (card-acquirer), or null. */
+  acquirerToken: string | null;
   wallets: string[];
   hotWallet: string;
   getIds: string[];
@@ -369,6 +375,7 @@ function newRun(): Run {
     dbSettings: {},
     merchants: {},
     rows: [],
+    acquirerFake: null,
     seq: 0,
   };
 }
@@ -426,14 +433,32 @@ async function openDatabase(run: Run): Promise<void> {
   log(`database ${run.dbName} created (PostgreSQL ${run.dbSettings.server_version})`);
 }
 
+/** The operator command (`purse ARGS`) with Purse's environment; its standard output. */
+async function purseCommand(run: Run, args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'packages/server/bin/purse.mjs'), ...args], {
+    cwd: ROOT,
+    env: run.purseEnv,
+  });
+  return stdout;
+}
+
 /** `purse merchant create --name NAME --json`, run as the operator would. */
 async function createMerchant(run: Run, key: string, name: string): Promise<void> {
-  const { stdout } = await execFileAsync(
-    process.execPath,
-    [join(ROOT, 'packages/server/bin/purse.mjs'), 'merchant', 'create', '--name', name, '--json'],
-    { cwd: ROOT, env: run.purseEnv },
-  );
-  run.merchants[key] = JSON.parse(stdout) as Credentials;
+  run.merchants[key] = JSON.parse(await purseCommand(run, ['merchant', 'create', '--name', name, '--json'])) as Credentials;
+}
+
+/** A live merchant the operator allowed to post card numbers (`--live`, then `merchant update ID --raw-card-data`). */
+async function createLiveCardMerchant(run: Run, key: string, name: string): Promise<void> {
+  const created = JSON.parse(await purseCommand(run, ['merchant', 'create', '--name', name, '--live', '--json'])) as Credentials;
+  await purseCommand(run, ['merchant', 'update', created.merchant_id, '--raw-card-data', '--json']);
+  run.merchants[key] = created;
+}
+
+/** The card acquirer fake in its own process, and Purse's PURSE_CARD_ACQUIRER_* pointing at it (before Purse starts). */
+async function startAcquirer(run: Run): Promise<void> {
+  run.acquirerFake = await startAcquirerFake({ benchDir: BENCH, cwd: ROOT, logFile: join(LOGS, 'acquirer-fake.log') });
+  Object.assign(run.purseEnv, run.acquirerFake.env);
+  log(`acquirer fake ready (pid ${run.acquirerFake.child.pid}, answers at once, no webhooks sent)`);
 }
 
 /** Purse: the first process migrates the fresh database; the others start once it is ready. */
@@ -517,7 +542,8 @@ async function createFixtures(run: Run, base: string): Promise<Fixtures> {
     scenarios.includes('ceiling') && ceiling ? await fundedWallets(run, base, await tokenOf(run, base, 'ceiling'), WALLETS, next) : [];
   const outflows = await mapLimit(outflowMerchantKeys(run), 2, (key) => outflowMerchant(run, base, key, next));
   log(`fixtures ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { token, wallets, hotWallet: hotWallet!, getIds, baselineWallets, groupCommitWallets, ceilingWallets, outflows };
+  const acquirerToken = run.merchants.acquirer ? await tokenOf(run, base, 'acquirer') : null;
+  return { token, acquirerToken, wallets, hotWallet: hotWallet!, getIds, baselineWallets, groupCommitWallets, ceilingWallets, outflows };
 }
 
 /** The merchants the chosen outflow scenarios need: one, or --outflow-merchants with a `-merchants` scenario. */
@@ -574,6 +600,7 @@ async function measure(
   pids: number[],
   work: () => Promise<LoadResult>,
   readyUrl?: string,
+  fakePids: number[] = [],
 ): Promise<Row> {
   const { opts } = run;
   if (readyUrl) await drained(readyUrl);
@@ -581,6 +608,7 @@ async function measure(
   await sleep(500);
   log(`${scenario} (${target}): ${opts.durationS} s, ${opts.connections} connections`);
   const serverBefore = cpuSecondsOf(pids);
+  const fakeBefore = cpuSecondsOf(fakePids);
   const dbBefore = opts.embedded ? 0 : postgresCpuSeconds();
   const machineBefore = machineBusySeconds();
   const selfBefore = process.cpuUsage();
@@ -593,6 +621,7 @@ async function measure(
   const loadgenCpu = (self.user + self.system) / 1e6 + result.childLoadgenCpuS;
   const machineCpu = machineBusySeconds() - machineBefore;
   const serverCpu = cpuSecondsOf(pids) - serverBefore;
+  const fakeCpu = cpuSecondsOf(fakePids) - fakeBefore;
   const dbCpu = opts.embedded ? null : postgresCpuSeconds() - dbBefore;
   const row: Row = {
     scenario,
@@ -608,7 +637,8 @@ async function measure(
     serverCpuMsPerReq: result.total > 0 ? (serverCpu * 1000) / result.total : null,
     dbCpuPct: dbCpu === null ? null : (dbCpu / wall) * 100,
     loadgenCpuPct: (loadgenCpu / wall) * 100,
-    otherCpuPct: (Math.max(0, machineCpu - serverCpu - (dbCpu ?? 0) - loadgenCpu) / wall) * 100,
+    otherCpuPct: (Math.max(0, machineCpu - serverCpu - (dbCpu ?? 0) - loadgenCpu - fakeCpu) / wall) * 100,
+    ...(fakePids.length ? { fakeCpuPct: (fakeCpu / wall) * 100 } : {}),
     durationS: wall,
   };
   const codes = Object.entries(result.statusCodes)
@@ -678,6 +708,11 @@ function purseSpecs(run: Run, fx: Fixtures): Record<(typeof PURSE_SCENARIOS)[num
     'hot-wallet': () => payments('hot', walletMethods([fx.hotWallet])),
     transfer: () => transferSpec(run, fx.wallets, auth),
     card: () => payments('card', [{ type: 'card', card: CARD }]),
+    'card-acquirer': () =>
+      paymentSpec(run, 'acq', [{ type: 'card', card: CARD }], '/v1/payments', {
+        ...JSON_HEADERS,
+        authorization: `Bearer ${fx.acquirerToken}`,
+      }),
     'mobile-money': () => payments('mm', [{ type: 'mobile_money', mobile_money: { phone_number: '+254712345678', provider: 'mpesa' } }]),
     get: () => ({
       method: 'GET',
@@ -740,6 +775,7 @@ async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<
   const serverPids = purse.servers.map((s) => s.pid);
   for (const scenario of PURSE_SCENARIOS) {
     if (!opts.scenarios.includes(scenario)) continue;
+    const acquirer = scenario === 'card-acquirer' ? run.acquirerFake : null;
     const row = await measure(
       run,
       scenario,
@@ -747,7 +783,9 @@ async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<
       serverPids,
       () => load(run, scenario, purse.bases, specs[scenario]()),
       `${purse.base}/readyz`,
+      acquirer ? [acquirer.child.pid] : [],
     );
+    if (acquirer) row.note = await acquirerNote(row, purse.base, fx.acquirerToken!);
     if (OUTFLOW_SCENARIOS.includes(scenario)) {
       const merchants = scenario.endsWith('-merchants') ? fx.outflows.length : 1;
       row.note = `${scenario.startsWith('refund') ? 'wallet refunds' : 'payouts to wallets'} of ${OUTFLOW} KES, ${merchants} merchant(s) in turn (one merchant's outflows serialise on its balance row)`;
@@ -758,6 +796,13 @@ async function runPurseScenarios(run: Run, purse: Purse, fx: Fixtures): Promise<
   // Purse is stopped before the reference points so that nothing of it (settlement worker,
   // pool connections) runs next to them.
   await Promise.all(purse.servers.map((s) => stopChild(s, 10_000)));
+  if (run.acquirerFake) await stopChild(run.acquirerFake.child);
+}
+
+/** The card-acquirer row's note: what the fake is, its CPU, and the check of the answers and of a sample of payments. */
+async function acquirerNote(row: Row, base: string, token: string): Promise<string> {
+  const check = await acquirerCheck(base, token, row.statusCodes ?? {});
+  return `a live merchant's card 4242424242424242 (automatic capture) through the acquirer connector to the fake acquirer (bench/acquirer-fake.ts, its own process): the fake answers immediately (no network, no delay, no webhooks sent), so this is Purse's own cost of an acquirer card payment, not a real acquirer's latency; fake CPU ${Math.round(row.fakeCpuPct ?? 0)} % (not in other CPU %); ${check}`;
 }
 
 /** The baseline: naive Fastify + pg, the same create-path SQL, the same load. */
@@ -938,6 +983,9 @@ function ratiosOf(rows: Row[]): Ratio[] {
     ratio('Purse / group-commit reference (wallet payment)', purseWallet, reference('wallet', 'group-commit')),
     ...optional('Purse get / Fastify constant (constant-get)', purse('get'), reference('get', 'fastify-constant'), 'get'),
     ...optional('Purse token / Fastify constant (constant-post)', purse('token'), reference('token', 'fastify-constant'), 'token'),
+    ...(purse('card-acquirer') && purse('card')
+      ? [ratio('card-acquirer / card', purse('card-acquirer'), purse('card'), 'card-acquirer')]
+      : []),
     ...outflowRatios,
   ];
 }
@@ -1000,9 +1048,13 @@ async function main(): Promise<void> {
     // With the embedded database the operator command must run before the server opens DATA_DIR.
     if (opts.embedded) await createMerchant(run, 'bench', 'bench');
     if (opts.embedded) for (const key of outflowMerchantKeys(run)) await createMerchant(run, key, `bench-${key}`);
+    const withAcquirer = opts.scenarios.includes('card-acquirer');
+    if (withAcquirer) await startAcquirer(run);
+    if (withAcquirer && opts.embedded) await createLiveCardMerchant(run, 'acquirer', 'bench-acquirer');
     const purse = await startPurse(run);
     if (!opts.embedded) {
       await createMerchant(run, 'bench', 'bench');
+      if (withAcquirer) await createLiveCardMerchant(run, 'acquirer', 'bench-acquirer');
       for (const key of outflowMerchantKeys(run)) await createMerchant(run, key, `bench-${key}`);
       if (needsReference) {
         await createMerchant(run, 'baseline', 'bench-baseline');

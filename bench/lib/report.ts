@@ -18,6 +18,8 @@ export interface Row {
   loadgenCpuPct: number | null;
   /** Machine busy time not spent in server, database or load generator (other work on the box). */
   otherCpuPct: number | null;
+  /** The card acquirer fake's CPU (card-acquirer only): measured by pid, not counted in other CPU %. */
+  fakeCpuPct?: number | null;
   durationS: number | null;
   /** Why the row has no numbers, or anything worth knowing about it. */
   note?: string;
