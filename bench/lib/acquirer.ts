@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Spawned, startChild } from './processes.ts';
 
+interface Payment {
+  status: string;
+  livemode: boolean;
+  payment_method?: { type?: string };
+}
+
 export interface AcquirerFake {
   child: Spawned;
   /** PURSE_CARD_ACQUIRER_BASE_URL, _SECRET_KEY and _WEBHOOK_SECRET: for Purse's environment only, never printed. */
@@ -42,11 +48,18 @@ export async function startAcquirerFake(options: { benchDir: string; cwd: string
 export async function acquirerCheck(base: string, token: string, statusCodes: Record<string, number>): Promise<string> {
   const others = Object.entries(statusCodes).filter(([code]) => code !== '201');
   const answers = others.length === 0 ? 'every answer 201' : `NOT every answer 201: ${others.map(([c, n]) => `${c}×${n}`).join(' ')}`;
-  const response = await fetch(`${base}/v1/payments?limit=100`, {
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-  });
-  if (!response.ok) return `${answers}; sample not read (HTTP ${response.status})`;
-  const page = (await response.json()) as { data: { status: string; livemode: boolean; payment_method?: { type?: string } }[] };
+  const list = async (query: string): Promise<Payment[]> => {
+    const response = await fetch(`${base}/v1/payments?${query}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`GET /v1/payments?${query}: HTTP ${response.status}`);
+    return ((await response.json()) as { data: Payment[] }).data;
+  };
+  // Requests the load generator gave up on at its deadline are still being answered: wait (at
+  // most 30 s) until none of the merchant's payments is pending before reading the sample.
+  const deadline = Date.now() + 30_000;
+  while ((await list('status=pending&limit=1')).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  const page = { data: await list('limit=100') };
   const bad = page.data.filter((p) => p.status !== 'succeeded' || !p.livemode || p.payment_method?.type !== 'card');
   const sample =
     bad.length === 0
