@@ -49,8 +49,14 @@ async function settleFrom(id: string, status: string) {
 }
 
 describe('authorisations', () => {
-  test('a frictionless card succeeds through the acquirer: one authorisation, the amount received', async () => {
+  test('a frictionless card succeeds through the acquirer: one request, one authorisation, the amount received', async () => {
+    const before = fake.requests.length;
     const payment = await pay();
+    assert.deepEqual(
+      fake.requests.slice(before).map((r) => r.endpoint),
+      ['create_intent'],
+      'the answer carries the charge (expand[]=latest_charge): no second round trip',
+    );
     assert.equal(payment.status, 'succeeded', JSON.stringify(payment));
     assert.match(payment.provider_reference, /^pi_/);
     assert.equal(payment.amount_received, '100.00');

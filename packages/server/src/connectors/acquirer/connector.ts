@@ -120,6 +120,8 @@ function authoriseForm(request: InitiateRequest): Record<string, unknown> {
     ...(request.returnUrl ? { return_url: request.returnUrl } : {}),
     payment_method_data: { type: 'card', card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc } },
     metadata: { purse_payment_id: request.idempotencyKey },
+    // The charge (capture deadline, 3-D Secure) in the answer itself: no second round trip.
+    'expand[]': 'latest_charge',
   };
 }
 
@@ -137,7 +139,7 @@ async function intentIdOf(
 
 async function capture(api: Api, request: CaptureRequest, signal: AbortSignal) {
   const id = await intentIdOf(api, request, signal, 'capture');
-  const form = { amount_to_capture: toAcquirer(request.amountMinor, request.currency).toString() };
+  const form = { amount_to_capture: toAcquirer(request.amountMinor, request.currency).toString(), 'expand[]': 'latest_charge' };
   const path = `/v1/payment_intents/${encodeURIComponent(id)}/capture`;
   return stateOf(api, await call(api, 'capture payment intent', path, signal, { form, key: request.idempotencyKey }), signal);
 }
@@ -149,7 +151,10 @@ async function cancel(api: Api, request: CancelRequest, signal: AbortSignal) {
   const path = `/v1/payment_intents/${encodeURIComponent(id)}/cancel`;
   return stateOf(
     api,
-    await call(api, 'cancel payment intent', path, signal, { form: { cancellation_reason: reason }, key: request.idempotencyKey }),
+    await call(api, 'cancel payment intent', path, signal, {
+      form: { cancellation_reason: reason, 'expand[]': 'latest_charge' },
+      key: request.idempotencyKey,
+    }),
     signal,
   );
 }
