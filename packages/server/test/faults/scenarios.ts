@@ -3,6 +3,7 @@ import { crashPayout, crashRefund } from './crash-outflows.ts';
 import { dbOutage } from './db-outage.ts';
 import { dbOutageNegativeControl } from './db-outage-negative-control.ts';
 import type { Scenario } from './figures.ts';
+import { providerCard } from './provider-card.ts';
 import { providerMpesa, providerMtn } from './provider-connectors.ts';
 import { providerFaults } from './provider-faults.ts';
 import { providerFaultsOutflows } from './provider-faults-outflows.ts';
@@ -16,6 +17,7 @@ export const SCENARIOS: Scenario[] = [
   providerFaultsOutflows,
   providerMtn,
   providerMpesa,
+  providerCard,
   shutdown,
   slowClients,
   security,
