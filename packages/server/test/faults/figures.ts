@@ -62,6 +62,8 @@ export interface ScenarioResult {
 
 export interface Scenario {
   name: string;
+  /** Run only in the full profile (too long for the short one CI runs); `--only` still runs it in either. */
+  fullOnly?: boolean;
   /** Needs the machine's PostgreSQL (and its binaries for a private cluster). */
   run(profile: Profile): Promise<ScenarioResult>;
 }

@@ -1,4 +1,4 @@
-// npm run test:faults [-- --profile full] [--only name,name]
+// npm run test:faults [-- --profile full] [--only name,name]  (scenarios marked fullOnly run in the full profile or by --only)
 // Runs the fault and security scenarios one after another against real server processes on
 // 127.0.0.1 and real PostgreSQL, writes .tmp/faults-report.json and prints a summary table.
 // Exit 1 when a must-be-zero figure is not zero, a negative control did not fail, or a scenario broke.
@@ -49,7 +49,8 @@ function table(results: ScenarioResult[], total: Figures): string {
 }
 
 const results: ScenarioResult[] = [];
-for (const scenario of SCENARIOS) if (!only || only.has(scenario.name)) results.push(await runOne(scenario));
+const selected = (s: Scenario) => (only ? only.has(s.name) : profile === 'full' || !s.fullOnly);
+for (const scenario of SCENARIOS) if (selected(scenario)) results.push(await runOne(scenario));
 
 // Negative controls are built to lose or leak: their figures are reported, not summed.
 const total = emptyFigures();
