@@ -74,7 +74,9 @@ const ALLOWED_FROM: Record<ChargeOperation, readonly string[]> = {
  * Records the merchant's capture or cancel before the acquirer is called: the conditional update
  * is what lets exactly one of concurrent operations on a payment win (a second finds
  * pending_operation set), and what a retry or the worker replays with the same idempotency key and
- * amount. A capture above what is capturable changes nothing. Undefined: not allowed now.
+ * amount. It is due for the worker when its lease ends, so an operation whose process died
+ * (kill -9 while the acquirer held its answer) is sent again then, not at the hold's deadline.
+ * A capture above what is capturable changes nothing. Undefined: not allowed now.
  */
 export async function claimOperation(
   db: Db,
@@ -93,7 +95,8 @@ export async function claimOperation(
   const result = await sql<ChargeRow>`
     UPDATE charges SET pending_operation = ${p.operation}, operation_amount = ${amount}::bigint,
       cancellation_reason = ${p.cancellationReason},
-      lease_until = ${p.leaseUntil.toISOString()}::timestamptz, updated_at = ${p.now.toISOString()}::timestamptz
+      lease_until = ${p.leaseUntil.toISOString()}::timestamptz, next_check_at = ${p.leaseUntil.toISOString()}::timestamptz,
+      updated_at = ${p.now.toISOString()}::timestamptz
     WHERE id = ${p.id} AND merchant_id = ${p.merchantId} AND kind = 'payment' AND method_type = 'card'
       AND status = ANY (${sql.val(allowed)}::text[]) AND pending_operation IS NULL
       AND (${amount}::bigint IS NULL OR ${amount}::bigint <= coalesce(amount_capturable, amount))
