@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthorisationOutcome, CancellationReason, CardOutcome, Connector } from '../connectors/connector.ts';
+import type { AuthorisationOutcome, CancellationReason, CardOutcome, Connector, StatusOutcome } from '../connectors/connector.ts';
 import type { Db } from '../db/db.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -161,6 +161,24 @@ async function runOperation(deps: CardDeps, connector: Connector, charge: Charge
 }
 
 /**
+ * A recorded capture or cancel that did not finish (its caller died, or the answer was lost):
+ * the acquirer is asked first, since it may have acted and then answered an error it keeps under
+ * the key (a saved 500 replays forever); only a payment still waiting there is sent again.
+ */
+async function resumeOperation(deps: CardDeps, connector: Connector, charge: ChargeRow): Promise<ChargeRow> {
+  let status: StatusOutcome;
+  try {
+    status = await connector.getStatus({ idempotencyKey: charge.id, providerReference: charge.provider_reference }, deps.deadline());
+  } catch (error) {
+    deps.log.warn({ err: error, charge_id: charge.id }, 'status before resending a card operation failed; will retry');
+    await store.releaseCharge(deps.db, charge.id, new Date(deps.clock.now().getTime() + 5_000));
+    return charge;
+  }
+  if (status.status === 'succeeded' || status.status === 'failed' || status.status === 'canceled') return deps.apply(charge, status);
+  return runOperation(deps, connector, charge);
+}
+
+/**
  * The card part of settlement (settlement.ts): entering requires_action or requires_capture,
  * sending the merchant's capture or cancel with its stored key, and cancelling a challenge the
  * payer abandoned. Final outcomes go back through settlement's `apply` (the completion
@@ -172,5 +190,6 @@ export function createCardSettlement(deps: CardDeps) {
       enterState(deps, charge, outcome),
     abandonChallenge: (connector: Connector, charge: ChargeRow) => abandonChallenge(deps, connector, charge),
     runOperation: (connector: Connector, charge: ChargeRow) => runOperation(deps, connector, charge),
+    resumeOperation: (connector: Connector, charge: ChargeRow) => resumeOperation(deps, connector, charge),
   };
 }

@@ -63,7 +63,8 @@ export function createCardOperations(deps: OperationDeps) {
   async function resumeRecorded(row: ChargeRow): Promise<ChargeView> {
     const now = clock.now();
     const leased = await leaseOperation(db, row.id, now, new Date(now.getTime() + LEASE_MS));
-    return chargeView(leased ? await run(leased) : row);
+    // Taken over: settlement asks the acquirer first (it may have acted and lost its answer).
+    return chargeView(leased ? await settlement.resume(leased, null) : row);
   }
 
   const ctx: Ctx = { deps, load, run, resumeRecorded };

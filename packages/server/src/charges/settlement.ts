@@ -160,7 +160,7 @@ export function createSettlement(deps: {
   async function resume(charge: ChargeRow, method: ProviderMethod | null): Promise<ChargeRow> {
     const connector = registry.get(charge.provider);
     if (!connector) return applyOutcome(charge, failed('provider_error'));
-    if (charge.pending_operation !== null) return cards.runOperation(connector, charge);
+    if (charge.pending_operation !== null) return cards.resumeOperation(connector, charge);
     const now = clock.now();
     const expired = charge.expires_at !== null && now >= charge.expires_at;
     let status: StatusOutcome;

@@ -221,6 +221,21 @@ describe('lost answers', () => {
   });
 });
 
+describe('saved errors', () => {
+  test('a capture the acquirer made and answered with a 500 it keeps under the key: read, not resent; one capture', async () => {
+    const payment = await pay({ capture_method: 'manual' });
+    fake.inject('capture_intent', 'error_500_after');
+    const first = await post(app, m, `/v1/payments/${payment.id}/capture`, {});
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.json().status, 'requires_capture', 'the outcome is not known yet');
+    await app.deps.db.db.updateTable('charges').set({ next_check_at: new Date(0), lease_until: null }).where('id', '=', payment.id).execute();
+    const p = await settleFrom(payment.id, 'requires_capture');
+    assert.equal(p.status, 'succeeded');
+    assert.equal(p.amount_received, '100.00');
+    assert.equal(fake.countsForIntent(payment.provider_reference).captures, 1);
+  });
+});
+
 describe('webhooks', () => {
   const send = (body: string, signature: string) =>
     app.inject({
