@@ -55,19 +55,18 @@ const PHASES: Phase[] = [
   { name: 'webhooks out of order', webhooks: 'out_of_order' },
   { name: 'kill while authorising', authorise: ['slow'], kill: 'authorise' },
   { name: 'kill while capturing', capture: ['slow'], kill: 'capture' },
+  // A capture made and answered with a 500 kept under its key: the worker reads the intent first.
+  { name: 'capture 500 after, no webhook', authorise: ['drop_webhooks'], capture: ['error_500_after', 'drop_webhooks'] },
 ];
 
 /**
- * Faults this row does not pass yet, left out of PHASES and run with PURSE_FAULTS_CARD_GAPS=1:
- * a capture answered 500 after the acquirer captured, with the webhook lost, stays
- * requires_capture with its capture pending for good (every retry with the key replays the saved
- * 500; nothing reads the intent), though the acquirer holds the money; and a capture answered
- * 500 before acting (not saved under the key) was seen to stay pending past 60 s once.
+ * A fault this row does not pass yet, left out of PHASES and run with PURSE_FAULTS_CARD_GAPS=1: a
+ * capture answered 500 before the acquirer acted, the 500 kept under the key (as Stripe keeps
+ * them): every retry with that key replays the 500, so the capture never happens and the payment
+ * stays requires_capture until its hold lapses. The fix is a new key for the capture once a read
+ * confirms the acquirer never captured (2 of 2 stuck in the latest run).
  */
-const GAPS: Phase[] = [
-  { name: 'capture 500 after, no webhook', authorise: ['drop_webhooks'], capture: ['error_500_after', 'drop_webhooks'] },
-  { name: 'capture 500 before', capture: ['error_500_before'] },
-];
+const GAPS: Phase[] = [{ name: 'capture 500 before', capture: ['error_500_before'] }];
 
 /** How long the acquirer holds a slow answer: the server is killed meanwhile (its own timeout is longer). */
 const HOLD_MS = 4_000;
