@@ -208,10 +208,8 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
     assert.equal(await amount.inputValue(), '100.00');
     assert.match((await page.locator('#capture-hint').textContent()) ?? '', /Capturing less releases the rest to the payer/);
     await assertAccessible(page, "a held payment's page with Capture and Cancel open");
-    await shoot(page, TOUR_DIR, 'payment-held');
     await setWidth(page, NARROW);
     await assertNoSideScroll(page, 'a held payment with Capture and Cancel open');
-    await shoot(page, TOUR_DIR, 'payment-held');
     await setWidth(page, WIDE);
     await page.getByRole('button', { name: 'Keep the payment' }).click();
     await amount.fill('100.01');
@@ -241,6 +239,11 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
     assert.equal(await field(page, 'Cancellation reason').textContent(), 'Fraudulent');
     assert.equal(await challenge.count(), 0, 'no 3-D Secure link once canceled');
     assert.equal((await purse.payments.retrieve(challenged.id)).cancellation_reason, 'fraudulent');
+    await nav(page, 'Payments').click();
+    await page.getByLabel('Status', { exact: true }).selectOption('canceled');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await eventually('only the canceled payment is listed', async () => (await page.locator('table tbody tr').count()) === 1);
+    await page.locator('table tbody').getByRole('link', { name: challenged.reference, exact: true }).waitFor();
 
     // Captured behind the page's back: the cancel is refused, and the page says why.
     await go(page, `payments/${raced.id}`);
