@@ -72,7 +72,12 @@ interface SandboxControls<T, Fail extends keyof operations> {
 
 export declare class Purse {
   constructor(options: PurseOptions);
-  readonly payments: Crud<Payment, 'createPayment', 'listPayments'>;
+  readonly payments: Crud<Payment, 'createPayment', 'listPayments'> & {
+    /** Takes the money of an authorised card payment (requires_capture): all of amount_capturable, or `amount`. */
+    capture(id: string, params?: JsonBody<'capturePayment'>): Promise<Payment>;
+    /** Releases an authorised card payment's hold, or drops one still waiting on 3-D Secure. */
+    cancel(id: string, params?: JsonBody<'cancelPayment'>): Promise<Payment>;
+  };
   readonly topups: Crud<Topup, 'createTopup', 'listTopups'>;
   readonly refunds: Crud<Refund, 'createRefund', 'listRefunds'>;
   readonly payouts: Crud<Payout, 'createPayout', 'listPayouts'>;

@@ -169,7 +169,11 @@ export class Purse {
       fail: (id, params) => post(`/v1/sandbox/${kind}/${enc(id)}/fail`, params),
     });
 
-    this.payments = crud('/v1/payments');
+    this.payments = {
+      ...crud('/v1/payments'),
+      capture: (id, params) => post(`/v1/payments/${enc(id)}/capture`, params),
+      cancel: (id, params) => post(`/v1/payments/${enc(id)}/cancel`, params),
+    };
     this.topups = crud('/v1/topups');
     this.refunds = crud('/v1/refunds');
     this.payouts = crud('/v1/payouts');

@@ -2245,7 +2245,8 @@ export interface operations {
                 /** @description An id: the page before it (newer objects). */
                 ending_before?: string;
                 reference?: string;
-                status?: "pending" | "succeeded" | "failed";
+                /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+                status?: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 payment_method_type?: "mobile_money" | "card" | "wallet";
                 /** @description RFC 3339 time: created at or after. */
                 created_gte?: string;
@@ -2724,7 +2725,8 @@ export interface operations {
                 /** @description An id: the page before it (newer objects). */
                 ending_before?: string;
                 reference?: string;
-                status?: "pending" | "succeeded" | "failed";
+                /** @description pending: waiting on the provider. Cards only: requires_action (the payer must complete 3-D Secure at next_action), requires_capture (authorised, a hold: capture or cancel it). Final: succeeded, failed, canceled. */
+                status?: "pending" | "requires_action" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 payment_method_type?: "mobile_money" | "card" | "wallet";
                 /** @description RFC 3339 time: created at or after. */
                 created_gte?: string;

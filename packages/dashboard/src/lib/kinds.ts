@@ -14,6 +14,8 @@ export interface KindInfo {
   singular: string;
   /** The API filters this list by means (payment_method_type). */
   meansFilter: boolean;
+  /** What the list's status filter offers: the statuses this kind of object takes. */
+  statuses: readonly string[];
   resource(client: Purse): {
     retrieve(id: string): Promise<MoneyMovement>;
     list(params: Record<string, string>): PageIterator<MoneyMovement>;
@@ -21,17 +23,50 @@ export interface KindInfo {
   sandbox(client: Purse): { succeed(id: string): Promise<unknown>; fail(id: string): Promise<unknown> };
 }
 
+/** Payments and top-ups (charges): a card may wait for 3-D Secure or for its capture, or be canceled. */
+const CHARGE_STATUSES = [
+  'pending',
+  'requires_action',
+  'requires_capture',
+  'succeeded',
+  'failed',
+  'canceled',
+] as const satisfies readonly Payment['status'][];
+const OUTFLOW_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
 export const KINDS: Record<MovementKind, KindInfo> = {
   payments: {
     title: 'Payments',
     singular: 'Payment',
     meansFilter: true,
+    statuses: CHARGE_STATUSES,
     resource: (c) => c.payments,
     sandbox: (c) => c.sandbox.payments,
   },
-  topups: { title: 'Top-ups', singular: 'Top-up', meansFilter: true, resource: (c) => c.topups, sandbox: (c) => c.sandbox.topups },
-  refunds: { title: 'Refunds', singular: 'Refund', meansFilter: false, resource: (c) => c.refunds, sandbox: (c) => c.sandbox.refunds },
-  payouts: { title: 'Payouts', singular: 'Payout', meansFilter: false, resource: (c) => c.payouts, sandbox: (c) => c.sandbox.payouts },
+  topups: {
+    title: 'Top-ups',
+    singular: 'Top-up',
+    meansFilter: true,
+    statuses: CHARGE_STATUSES,
+    resource: (c) => c.topups,
+    sandbox: (c) => c.sandbox.topups,
+  },
+  refunds: {
+    title: 'Refunds',
+    singular: 'Refund',
+    meansFilter: false,
+    statuses: OUTFLOW_STATUSES,
+    resource: (c) => c.refunds,
+    sandbox: (c) => c.sandbox.refunds,
+  },
+  payouts: {
+    title: 'Payouts',
+    singular: 'Payout',
+    meansFilter: false,
+    statuses: OUTFLOW_STATUSES,
+    resource: (c) => c.payouts,
+    sandbox: (c) => c.sandbox.payouts,
+  },
 };
 
 export function isMovementKind(section: string): section is MovementKind {

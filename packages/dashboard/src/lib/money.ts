@@ -46,8 +46,12 @@ export function fromMinor(minor: bigint, digits: number): string {
   return digits === 0 ? sign + whole : `${sign}${whole}.${text.slice(-digits)}`;
 }
 
-/** What a payment can still give back: amount − amount_refunded, exactly. */
-export function refundable(payment: { amount: string; amount_refunded?: string | null }): string {
+/**
+ * What a succeeded payment can still give back, exactly: what was received (all of the amount, or
+ * what a partial capture took) − amount_refunded.
+ */
+export function refundable(payment: { amount: string; amount_received?: string; amount_refunded?: string | null }): string {
   const digits = fractionDigits(payment.amount);
-  return fromMinor(toMinor(payment.amount, digits) - toMinor(payment.amount_refunded ?? '0', digits), digits);
+  const received = toMinor(payment.amount_received ?? payment.amount, digits);
+  return fromMinor(received - toMinor(payment.amount_refunded ?? '0', digits), digits);
 }

@@ -1,5 +1,6 @@
 import type { Payment } from '@purse/sdk';
 import { useQuery } from '@tanstack/preact-query';
+import { CardActions } from '../components/card-actions.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { Fields, RawJson } from '../components/fields.tsx';
 import { MovementTable } from '../components/movement-table.tsx';
@@ -11,6 +12,8 @@ import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { refundable } from '../lib/money.ts';
 import { firstPage } from '../lib/page.ts';
 import { api } from '../lib/session.ts';
+
+const WAITING = new Set(['pending', 'requires_action']);
 
 function PaymentRefunds({ payment }: { payment: Payment }) {
   const refunds = useQuery({
@@ -31,8 +34,9 @@ export function MovementDetail({ kind, id }: { kind: MovementKind; id: string })
   const movement = useQuery({
     queryKey: [kind, 'one', id],
     queryFn: () => info.resource(api()).retrieve(id),
-    // A pending object settles on its own (the provider answers); show it when it does.
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2_000 : false),
+    // A pending object settles on its own (the provider answers), and a payment waiting for 3-D Secure
+    // moves when the payer finishes it: show it when it does.
+    refetchInterval: (query) => (WAITING.has(query.state.data?.status ?? '') ? 2_000 : false),
   });
   const object = movement.data;
   const payment = kind === 'payments' ? (object as Payment | undefined) : undefined;
@@ -50,6 +54,7 @@ export function MovementDetail({ kind, id }: { kind: MovementKind; id: string })
           </p>
           <div class="actions">
             {payment && left !== null && /[1-9]/.test(left) && <RefundForm payment={payment} refundable={left} />}
+            {payment && <CardActions payment={payment} />}
             {object.status === 'pending' && !object.livemode && <SandboxControls kind={kind} id={object.id} />}
           </div>
           <section aria-labelledby="fields-heading">

@@ -24,9 +24,11 @@ function FilterForm({ kind, onApply }: { kind: MovementKind; onApply: (filters: 
         <label for="f-status">Status</label>
         <select id="f-status" name="status">
           <option value="">Any</option>
-          <option value="pending">pending</option>
-          <option value="succeeded">succeeded</option>
-          <option value="failed">failed</option>
+          {KINDS[kind].statuses.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
         </select>
       </div>
       {KINDS[kind].meansFilter && (

@@ -1,14 +1,15 @@
 import { type Static, Type } from 'typebox';
-import { type ChargeStatus, METHOD_TYPES } from '../db/schema.ts';
+import { METHOD_TYPES } from '../db/schema.ts';
 import { ApiError } from '../shared/errors.ts';
 import { ListQuery } from '../shared/pagination.ts';
+import { ChargeStatus } from './schemas.ts';
 import type { ChargeFilters } from './store/read.ts';
 
 export const ChargeListQuery = Type.Object(
   {
     ...ListQuery,
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')])),
+    status: Type.Optional(ChargeStatus),
     payment_method_type: Type.Optional(Type.Union(METHOD_TYPES.map((t) => Type.Literal(t)))),
     created_gte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or after.' })),
     created_lte: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339 time: created at or before.' })),
@@ -40,7 +41,7 @@ export function readTime(value: string | undefined, param: string): Date | undef
 export function readChargeFilters(query: Static<typeof ChargeListQuery>): ChargeFilters {
   const filters: ChargeFilters = {};
   if (query.reference !== undefined) filters.reference = query.reference;
-  if (query.status !== undefined) filters.status = query.status as ChargeStatus;
+  if (query.status !== undefined) filters.status = query.status;
   if (query.payment_method_type !== undefined) filters.methodType = query.payment_method_type;
   const gte = readTime(query.created_gte, 'created_gte');
   const lte = readTime(query.created_lte, 'created_lte');

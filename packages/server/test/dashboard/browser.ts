@@ -45,6 +45,16 @@ export function collectPageErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The API's refusals that a step provoked on purpose (Chromium logs each one's failed load as a
+ * console error): exactly these statuses since `from`, taken out of `errors`; anything else logged fails.
+ */
+export function expectRefusedLoads(errors: string[], from: number, statuses: number[]): void {
+  const since = errors.splice(from);
+  const refused = since.map((text) => /status of (\d{3})/.exec(text)?.[1]);
+  assert.deepEqual(refused.map(Number).sort(), [...statuses].sort(), `the refused requests: ${since.join(' | ')}`);
+}
+
 /** axe-core on the current page: no serious or critical violation. */
 export async function assertAccessible(page: Page, what: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

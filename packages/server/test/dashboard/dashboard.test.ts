@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { CARD_OK, uniqueRef } from '../helpers/factories.ts';
 import { eventually, parallel, SERVER_DIR } from '../helpers/processes.ts';
-import { assertAccessible, collectPageErrors, gzipBytesOfScripts, launchChromium } from './browser.ts';
+import { assertAccessible, collectPageErrors, expectRefusedLoads, gzipBytesOfScripts, launchChromium } from './browser.ts';
 import { assertNoSideScroll, assertStackedForm, go, NARROW, setWidth, shoot, trackRequests, WIDE } from './layout.ts';
 import { startReceiver } from './receiver.ts';
 
@@ -186,6 +186,76 @@ test('the dashboard: sign in, find, refund, force, webhooks, freeze, CSV, budget
     await page.getByRole('button', { name: 'Succeed' }).click();
     await page.locator('.headline').getByText('succeeded').waitFor();
     assert.equal((await purse.payments.retrieve(pending.id)).status, 'succeeded');
+  });
+
+  await t.test('card payments: captures part of a held one, cancels one waiting for 3-D Secure, shows refusals', async () => {
+    const held = (number = CARD_OK.number) =>
+      purse.payments.create({
+        reference: uniqueRef('held'),
+        amount: '100.00',
+        currency: 'KES',
+        payment_method: { type: 'card', card: { ...CARD_OK, number } },
+        capture_method: 'manual',
+      });
+    const [partial, challenged, raced] = await Promise.all([held(), held('4000000000003220'), held()]);
+    assert.deepEqual([partial.status, challenged.status, raced.status], ['requires_capture', 'requires_action', 'requires_capture']);
+    const logged = errors.length;
+
+    await go(page, `payments/${partial.id}`);
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    const amount = page.getByLabel('Amount to capture (KES)');
+    assert.equal(await amount.inputValue(), '100.00');
+    assert.match((await page.locator('#capture-hint').textContent()) ?? '', /Capturing less releases the rest to the payer/);
+    await assertAccessible(page, "a held payment's page with Capture and Cancel open");
+    await setWidth(page, NARROW);
+    await assertNoSideScroll(page, 'a held payment with Capture and Cancel open');
+    await setWidth(page, WIDE);
+    await page.getByRole('button', { name: 'Keep the payment' }).click();
+    await amount.fill('100.01');
+    await page.getByRole('button', { name: /^Capture KES/ }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/amount is above what can be captured/)
+      .waitFor();
+    await amount.fill('60.00');
+    await page.getByRole('button', { name: /^Capture KES/ }).click();
+    await page.locator('.headline').getByText('succeeded').waitFor();
+    assert.match((await field(page, 'Amount received').textContent()) ?? '', /60\.00/);
+    const captured = await purse.payments.retrieve(partial.id);
+    assert.deepEqual([captured.status, captured.amount_received], ['succeeded', '60.00']);
+    await page.getByRole('button', { name: 'Refund' }).click();
+    assert.equal(await page.getByLabel('Amount to refund (KES)').inputValue(), '60.00', 'only what was received can be refunded');
+
+    await go(page, `payments/${challenged.id}`);
+    const challenge = page.getByRole('link', { name: 'Open 3-D Secure page' });
+    assert.equal(await challenge.getAttribute('href'), challenged.next_action?.redirect_to_url.url);
+    assert.deepEqual([await challenge.getAttribute('target'), await challenge.getAttribute('rel')], ['_blank', 'noopener noreferrer']);
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await page.getByLabel('Cancellation reason', { exact: true }).selectOption('fraudulent');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Confirm cancellation' }).click();
+    await page.locator('.headline').getByText('canceled').waitFor();
+    assert.equal(await field(page, 'Cancellation reason').textContent(), 'Fraudulent');
+    assert.equal(await challenge.count(), 0, 'no 3-D Secure link once canceled');
+    assert.equal((await purse.payments.retrieve(challenged.id)).cancellation_reason, 'fraudulent');
+    await nav(page, 'Payments').click();
+    await page.getByLabel('Status', { exact: true }).selectOption('canceled');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await eventually('only the canceled payment is listed', async () => (await page.locator('table tbody tr').count()) === 1);
+    await page.locator('table tbody').getByRole('link', { name: challenged.reference, exact: true }).waitFor();
+
+    // Captured behind the page's back: the cancel is refused, and the page says why.
+    await go(page, `payments/${raced.id}`);
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await purse.payments.capture(raced.id);
+    await page.getByRole('button', { name: 'Confirm cancellation' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('This payment is succeeded: only a payment in requires_action or requires_capture can be canceled.')
+      .waitFor();
+    expectRefusedLoads(errors, logged, [400, 409]);
   });
 
   await t.test('renders a page of 100 payments within the budget', async () => {

@@ -344,8 +344,16 @@ describe('filters', () => {
   });
 
   test('status, payment_method_type, and both together', async () => {
+    // The card states: a 3-D Secure card waits for the payer, a manual capture waits for the merchant, one canceled.
+    const cardPayment = async (overrides: Record<string, unknown>) =>
+      created(await post(app, m, '/v1/payments', paymentBody({ capture_method: 'manual', ...overrides })));
+    mine.payments.push(await cardPayment({ payment_method: cardMethod({ number: '4000000000003220' }) }));
+    mine.payments.push(await cardPayment({}));
+    const canceled = await cardPayment({});
+    mine.payments.push(canceled);
+    assert.equal((await post(app, m, `/v1/payments/${canceled}/cancel`, {})).json().status, 'canceled');
     const all = await list(m, '/v1/payments?limit=100');
-    for (const status of ['pending', 'succeeded', 'failed']) {
+    for (const status of ['pending', 'requires_action', 'requires_capture', 'succeeded', 'failed', 'canceled']) {
       const got = await list(m, `/v1/payments?limit=100&status=${status}`);
       assert.ok(got.length > 0, `some ${status}`);
       assert.deepEqual(

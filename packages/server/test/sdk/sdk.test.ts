@@ -174,6 +174,21 @@ describe('@purse/sdk', () => {
     });
     assert.equal(mobile.status, 'pending');
     assert.equal((await purse.sandbox.payments.fail(mobile.id, { failure_code: 'payer_declined' })).status, 'failed');
+    // A card held (manual capture): part of it captured; another one canceled.
+    const hold = () =>
+      purse.payments.create({
+        reference: uniqueRef(),
+        amount: '20.00',
+        currency: 'KES',
+        payment_method: { type: 'card', card },
+        capture_method: 'manual',
+      });
+    const held = await hold();
+    assert.equal(held.status, 'requires_capture');
+    const captured = await purse.payments.capture(held.id, { amount: '15.00' });
+    assert.deepEqual([captured.status, captured.amount_received], ['succeeded', '15.00']);
+    const canceled = await purse.payments.cancel((await hold()).id, { reason: 'duplicate' });
+    assert.deepEqual([canceled.status, canceled.cancellation_reason], ['canceled', 'duplicate']);
 
     const events = [];
     for await (const e of purse.events.list({ object_id: pay.id })) events.push(e);
