@@ -228,7 +228,11 @@ describe('saved errors', () => {
     const first = await post(app, m, `/v1/payments/${payment.id}/capture`, {});
     assert.equal(first.statusCode, 200, first.body);
     assert.equal(first.json().status, 'requires_capture', 'the outcome is not known yet');
-    await app.deps.db.db.updateTable('charges').set({ next_check_at: new Date(0), lease_until: null }).where('id', '=', payment.id).execute();
+    await app.deps.db.db
+      .updateTable('charges')
+      .set({ next_check_at: new Date(0), lease_until: null })
+      .where('id', '=', payment.id)
+      .execute();
     const p = await settleFrom(payment.id, 'requires_capture');
     assert.equal(p.status, 'succeeded');
     assert.equal(p.amount_received, '100.00');
