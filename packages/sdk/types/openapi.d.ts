@@ -2558,7 +2558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            /** @description Invalid request; a capture above amount_capturable is amount_too_large. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2585,7 +2585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description reference_conflict (with existing_id) or invalid_state. */
+            /** @description payment_invalid_state: the payment is in a state that does not allow it (or another operation of it is in progress). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,7 +2650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            /** @description Invalid request; a capture above amount_capturable is amount_too_large. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2677,7 +2677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description reference_conflict (with existing_id) or invalid_state. */
+            /** @description payment_invalid_state: the payment is in a state that does not allow it (or another operation of it is in progress). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -155,6 +155,15 @@ export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeServ
   );
 }
 
+/** What capture and cancel refuse, in the contract's words. */
+const CARD_OPERATION_ERRORS = {
+  400: { description: 'Invalid request; a capture above amount_capturable is amount_too_large.', $ref: 'Error#' },
+  409: {
+    description: 'payment_invalid_state: the payment is in a state that does not allow it (or another operation of it is in progress).',
+    $ref: 'Error#',
+  },
+};
+
 /** Capture and cancel of card payments (manual capture, 3-D Secure not finished). */
 function registerCardOperationRoutes(app: RouteApp, cardOperations: CardOperations, tags: string[]): void {
   app.post(
@@ -171,7 +180,7 @@ function registerCardOperationRoutes(app: RouteApp, cardOperations: CardOperatio
           'and cancels of one payment: exactly one is sent to the acquirer.',
         params: IdParams,
         body: CaptureBody,
-        response: { 200: { $ref: 'Payment#' }, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+        response: { 200: { $ref: 'Payment#' }, ...errorResponses(401, 404, 413, 415, 429), ...CARD_OPERATION_ERRORS },
       },
     },
     async (request) => cardOperations.capture(request.auth, request.params.id, request.body ?? {}),
@@ -190,7 +199,7 @@ function registerCardOperationRoutes(app: RouteApp, cardOperations: CardOperatio
           '(a pending card payment cannot be canceled: its authorisation is in flight).',
         params: IdParams,
         body: CancelBody,
-        response: { 200: { $ref: 'Payment#' }, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+        response: { 200: { $ref: 'Payment#' }, ...errorResponses(401, 404, 413, 415, 429), ...CARD_OPERATION_ERRORS },
       },
     },
     async (request) => cardOperations.cancel(request.auth, request.params.id, request.body ?? {}),
