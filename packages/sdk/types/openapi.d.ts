@@ -1004,6 +1004,63 @@ export interface components {
             }[];
             livemode: boolean;
         };
+        /** @description type mobile_money: the mobile_money object, and no other. */
+        MobileMoneyMethod: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mobile_money";
+            mobile_money: {
+                /**
+                 * @description E.164, e.g. +254712345678.
+                 * @example +254712345678
+                 */
+                phone_number: string;
+                /**
+                 * @description The mobile-money network: mtn (MTN MoMo) or mpesa (Safaricom M-Pesa). Absent: the network of the number's country calling code.
+                 * @example mpesa
+                 */
+                provider?: "mtn" | "mpesa";
+            };
+            card?: never;
+            wallet?: never;
+        };
+        /** @description type card: the card object, and no other. */
+        CardMethod: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card";
+            card: {
+                /**
+                 * @description Digits only; never stored, logged or returned.
+                 * @example 4242424242424242
+                 */
+                number: string;
+                exp_month: number;
+                exp_year: number;
+                /** @description 3–4 digits; never stored. */
+                cvc: string;
+                holder_name?: string;
+            };
+            mobile_money?: never;
+            wallet?: never;
+        };
+        /** @description type wallet: the wallet object, and no other. */
+        WalletMethod: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "wallet";
+            wallet: {
+                wallet_id: string;
+            };
+            mobile_money?: never;
+            card?: never;
+        };
         PaymentMethodView: {
             type: "mobile_money" | "card" | "wallet";
             mobile_money?: {
@@ -2330,34 +2387,10 @@ export interface operations {
                     /** @description The object named by `type` must be present, and no other. */
                     payment_method: {
                         type: "mobile_money" | "card" | "wallet";
-                        mobile_money?: {
-                            /**
-                             * @description E.164, e.g. +254712345678.
-                             * @example +254712345678
-                             */
-                            phone_number: string;
-                            /**
-                             * @description The mobile-money network: mtn (MTN MoMo) or mpesa (Safaricom M-Pesa). Absent: the network of the number's country calling code.
-                             * @example mpesa
-                             */
-                            provider?: "mtn" | "mpesa";
-                        };
-                        card?: {
-                            /**
-                             * @description Digits only; never stored, logged or returned.
-                             * @example 4242424242424242
-                             */
-                            number: string;
-                            exp_month: number;
-                            exp_year: number;
-                            /** @description 3–4 digits; never stored. */
-                            cvc: string;
-                            holder_name?: string;
-                        };
-                        wallet?: {
-                            wallet_id: string;
-                        };
-                    };
+                        mobile_money?: unknown;
+                        card?: unknown;
+                        wallet?: unknown;
+                    } & (components["schemas"]["MobileMoneyMethod"] | components["schemas"]["CardMethod"] | components["schemas"]["WalletMethod"]);
                     customer?: {
                         name?: string;
                         email?: string;
@@ -2827,31 +2860,9 @@ export interface operations {
                     /** @description The object named by `type` must be present, and no other. */
                     source: {
                         type: "mobile_money" | "card";
-                        mobile_money?: {
-                            /**
-                             * @description E.164, e.g. +254712345678.
-                             * @example +254712345678
-                             */
-                            phone_number: string;
-                            /**
-                             * @description The mobile-money network: mtn (MTN MoMo) or mpesa (Safaricom M-Pesa). Absent: the network of the number's country calling code.
-                             * @example mpesa
-                             */
-                            provider?: "mtn" | "mpesa";
-                        };
-                        card?: {
-                            /**
-                             * @description Digits only; never stored, logged or returned.
-                             * @example 4242424242424242
-                             */
-                            number: string;
-                            exp_month: number;
-                            exp_year: number;
-                            /** @description 3–4 digits; never stored. */
-                            cvc: string;
-                            holder_name?: string;
-                        };
-                    };
+                        mobile_money?: unknown;
+                        card?: unknown;
+                    } & (components["schemas"]["MobileMoneyMethod"] | components["schemas"]["CardMethod"]);
                     description?: string;
                     /** @description Absolute http(s) URL that also receives this object's events; no credentials; no private or loopback address unless the operator allows it. */
                     callback_url?: string;
@@ -3377,22 +3388,9 @@ export interface operations {
                     /** @description The object named by `type` must be present, and no other. A wallet must be yours. */
                     destination: {
                         type: "mobile_money" | "wallet";
-                        mobile_money?: {
-                            /**
-                             * @description E.164, e.g. +254712345678.
-                             * @example +254712345678
-                             */
-                            phone_number: string;
-                            /**
-                             * @description The mobile-money network: mtn (MTN MoMo) or mpesa (Safaricom M-Pesa). Absent: the network of the number's country calling code.
-                             * @example mpesa
-                             */
-                            provider?: "mtn" | "mpesa";
-                        };
-                        wallet?: {
-                            wallet_id: string;
-                        };
-                    };
+                        mobile_money?: unknown;
+                        wallet?: unknown;
+                    } & (components["schemas"]["MobileMoneyMethod"] | components["schemas"]["WalletMethod"]);
                     description?: string;
                     /**
                      * @description Up to 50 string keys (≤ 40 chars) with string values (≤ 500 chars).

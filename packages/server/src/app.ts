@@ -40,7 +40,7 @@ export async function createApp(deps: Deps) {
     keepAliveTimeout: 5_000,
     return503OnClosing: false, // closing is answered by http/drain.ts (main.ts), in the contract's envelope
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500, onBadUrl: rawNotFound, onMaxParamLength: rawNotFound },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false, discriminator: true } }, // discriminator: charges/schemas.ts meansInput
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Fastify has no option for it; a client that dribbles headers is cut off after 10 s.
   app.server.headersTimeout = 10_000;

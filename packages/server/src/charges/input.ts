@@ -104,17 +104,6 @@ export function checkCallback(
   return url;
 }
 
-/** The object named by `type` must be there, and no other. */
-export function checkMethodShape(method: Record<string, unknown>, param: string): void {
-  const type = method.type as string;
-  if (method[type] === undefined) {
-    throw new ApiError('parameter_missing', `${param}.${type} is required when ${param}.type is ${type}.`, { param: `${param}.${type}` });
-  }
-  for (const key of Object.keys(method)) {
-    if (key !== 'type' && key !== type) throw invalid(`${param}.${key}`, `is not allowed when ${param}.type is ${type}`);
-  }
-}
-
 /**
  * Where the payer's browser goes after 3-D Secure: an absolute http(s) URL without credentials.
  * Only a browser follows it (Purse never fetches it), so any host is allowed.

@@ -11,6 +11,7 @@ import { present } from '../shared/invariant.ts';
 import { keyedHash } from '../shared/secrets.ts';
 import { findWallet, type WalletRow } from '../wallets/store.ts';
 import * as input from './input.ts';
+import type { MeansInput } from './schemas.ts';
 import type { ChargeRow } from './view.ts';
 
 /** A create request after validation: canonical values, the public method, and the fingerprint. */
@@ -40,7 +41,8 @@ export interface ChargeBody {
   reference: string;
   amount: string;
   currency: string;
-  method: Record<string, unknown> & { type: MethodType };
+  /** One variant per type, as the schema checked it (meansInput). */
+  method: MeansInput<MethodType>;
   /** payment_method or source: the name the merchant used, for `param`. */
   methodParam: string;
   walletId?: string;
@@ -86,13 +88,12 @@ export async function loadWallet(db: Db, auth: AuthContext, id: string, currency
 
 function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
   const { method, methodParam: p } = body;
-  input.checkMethodShape(method, p);
   // Exhaustive: a new method type fails to compile here instead of being taken for another.
   switch (method.type) {
     case 'card':
-      return describeCard(method, p, now, hashKey);
+      return describeCard(method.card, p, now, hashKey);
     case 'mobile_money': {
-      const mm = input.checkMobileMoney(method.mobile_money as Parameters<typeof input.checkMobileMoney>[0], `${p}.mobile_money`);
+      const mm = input.checkMobileMoney(method.mobile_money, `${p}.mobile_money`);
       return {
         methodType: method.type,
         publicMethod: { type: 'mobile_money', mobile_money: mm },
@@ -101,7 +102,7 @@ function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
       };
     }
     case 'wallet': {
-      const walletId = (method.wallet as { wallet_id: string }).wallet_id;
+      const walletId = method.wallet.wallet_id;
       return {
         methodType: method.type,
         publicMethod: { type: 'wallet', wallet: { wallet_id: walletId } },
@@ -110,15 +111,14 @@ function describeMethod(body: ChargeBody, now: Date, hashKey: Buffer) {
       };
     }
     default: {
-      const unhandled: never = method.type;
-      throw new Error(`invariant broken: no description for method type ${String(unhandled)}`);
+      const unhandled: never = method;
+      throw new Error(`invariant broken: no description for method type ${String((unhandled as { type: unknown }).type)}`);
     }
   }
 }
 
 /** A card: checked, then reduced to what may be stored (brand, last four, expiry). */
-function describeCard(method: Record<string, unknown>, p: string, now: Date, hashKey: Buffer) {
-  const card = method.card as Parameters<typeof input.checkCard>[0];
+function describeCard(card: Parameters<typeof input.checkCard>[0], p: string, now: Date, hashKey: Buffer) {
   input.checkCard(card, `${p}.card`, now);
   return {
     methodType: 'card' as const,

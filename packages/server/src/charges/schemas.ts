@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { METHOD_TYPES, type MethodType } from '../db/schema.ts';
 import { LateOutcomeSchema } from '../events/late-outcome.ts';
 import { withExpectation } from '../shared/expectations.ts';
@@ -71,17 +71,51 @@ export const WalletMethodInput = Type.Object({ wallet_id: Type.String({ maxLengt
 
 const methodTypes = (types: readonly MethodType[]) => Type.Union(types.map((t) => Type.Literal(t)));
 
-export function paymentMethodInput(types: readonly MethodType[]) {
-  return Type.Object(
-    {
-      type: methodTypes(types),
-      ...(types.includes('mobile_money') ? { mobile_money: Type.Optional(MobileMoneyInput) } : {}),
-      ...(types.includes('card') ? { card: Type.Optional(CardInput) } : {}),
-      ...(types.includes('wallet') ? { wallet: Type.Optional(WalletMethodInput) } : {}),
-    },
-    { additionalProperties: false, description: 'The object named by `type` must be present, and no other.' },
-  );
+const MEANS_INPUTS = { mobile_money: MobileMoneyInput, card: CardInput, wallet: WalletMethodInput };
+type MeansInputs = typeof MEANS_INPUTS;
+/** One variant per type: `{ type: 'card', card: {…} }` and so on, never two objects. */
+export type MeansInput<T extends MethodType> = { [K in T]: { type: K } & { [P in K]: Static<MeansInputs[P]> } }[T];
+
+/** The shared schema of each variant (registered with addSchema), named in the document's discriminator mapping. */
+const VARIANT_IDS = { mobile_money: 'MobileMoneyMethod', card: 'CardMethod', wallet: 'WalletMethod' } as const;
+
+function meansVariant(type: MethodType) {
+  const others = METHOD_TYPES.filter((other) => other !== type).map((other) => [other, false]);
+  return {
+    $id: VARIANT_IDS[type],
+    type: 'object',
+    description: `type ${type}: the ${type} object, and no other.`,
+    properties: { type: Type.Literal(type), [type]: MEANS_INPUTS[type], ...Object.fromEntries(others) },
+    required: ['type', type],
+  } as unknown as TSchema;
 }
+
+/** Register once, before the routes that take a means (payments, top-ups, payouts). */
+export const MEANS_VARIANTS = METHOD_TYPES.map(meansVariant);
+
+/**
+ * A means of payment (payment_method, a top-up's source) or of payout (destination): `type` names
+ * the object that must be present, and no other. Validated and documented as a oneOf discriminated
+ * on `type` (Ajv's `discriminator` option), so the OpenAPI document, and every client generated
+ * from it, has one variant per type. The outer object lists the keys first, so an unknown field is
+ * parameter_unknown and an unaccepted type parameter_invalid on `type` before a variant is chosen;
+ * in the variant, a missing object is parameter_missing and another means' object (schema `false`)
+ * parameter_invalid on that object.
+ */
+export function meansInput<T extends MethodType>(types: readonly T[], description: string) {
+  return Type.Unsafe<MeansInput<T>>({
+    type: 'object',
+    description,
+    properties: { type: methodTypes(types), ...Object.fromEntries(types.map((type) => [type, {}])) },
+    required: ['type'],
+    additionalProperties: false,
+    discriminator: { propertyName: 'type' },
+    oneOf: types.map((type) => ({ $ref: `${VARIANT_IDS[type]}#` })),
+  } as unknown as TSchema);
+}
+
+export const paymentMethodInput = <T extends MethodType>(types: readonly T[]) =>
+  meansInput(types, 'The object named by `type` must be present, and no other.');
 
 export const CustomerInput = Type.Object(
   {

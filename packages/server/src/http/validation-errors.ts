@@ -222,6 +222,14 @@ export function fromValidation(errors: AjvError[], context: string, request: Fas
     const message = first.keyword === 'type' ? 'must be a JSON object' : describe(first, owner);
     return new ApiError('invalid_json', `The request ${context} ${message}.`);
   }
+  if (first.keyword === 'false schema') {
+    // Another means' object in the variant `type` chose (charges/schemas.ts meansInput): { type: 'card', card, mobile_money }.
+    const parent = first.instancePath.replace(/\/[^/]*$/, '');
+    const type = (valueAt(request.body, parent) as { type?: unknown } | undefined)?.type;
+    return new ApiError('parameter_invalid', `${where}${param} is not allowed when ${pointerToParam(parent, 'type')} is ${String(type)}.`, {
+      param,
+    });
+  }
   if (context === 'querystring' && Array.isArray(sent)) {
     return new ApiError('parameter_invalid', `${param} is given more than once; send it once.`, { param });
   }

@@ -66,6 +66,30 @@ export function serversFor(publicBaseUrl: string | null, request: FastifyRequest
   return [{ url: `${request.protocol}://${request.host}`, description: 'This service, as this request reached it' }];
 }
 
+type Node = Record<string, unknown>;
+
+/**
+ * Ajv refuses a discriminator's `mapping` (charges/schemas.ts meansInput validates with its
+ * discriminator), so the document gets it here, read from the variants themselves: each `$ref`'d
+ * variant's `type` value names it. Without it, OpenAPI tools would look for schemas named "card".
+ */
+function addDiscriminatorMappings(node: unknown, spec: Node): void {
+  if (typeof node !== 'object' || node === null) return;
+  for (const child of Object.values(node)) addDiscriminatorMappings(child, spec);
+  const schema = node as { discriminator?: { propertyName: string; mapping?: Record<string, string> }; oneOf?: { $ref?: string }[] };
+  if (!schema.discriminator || !schema.oneOf) return;
+  const mapping: Record<string, string> = {};
+  for (const { $ref } of schema.oneOf) {
+    const name = $ref?.replace('#/components/schemas/', '') ?? '';
+    const variant = ((spec.components as Node | undefined)?.schemas as Node | undefined)?.[name] as Node | undefined;
+    const tag = ((variant?.properties as Node | undefined)?.[schema.discriminator.propertyName] as { enum?: string[] } | undefined)?.enum;
+    if ($ref === undefined || tag?.length !== 1)
+      throw new Error(`openapi: a discriminated oneOf needs $ref variants with one ${schema.discriminator.propertyName} value`);
+    mapping[tag[0] as string] = $ref;
+  }
+  schema.discriminator.mapping = mapping;
+}
+
 export async function registerOpenApi(app: FastifyInstance, options: { publicBaseUrl: string | null }): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
@@ -114,6 +138,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicBas
         const body = methods.post?.requestBody;
         if (path.endsWith('/fail') && body) body.required = false;
       }
+      addDiscriminatorMappings(spec, spec);
       return spec as never;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -9,9 +9,8 @@ import {
   Description,
   Failure,
   Metadata,
-  MobileMoneyInput,
+  meansInput,
   Reference,
-  WalletMethodInput,
 } from '../charges/schemas.ts';
 import type { OutflowStatus } from '../db/schema.ts';
 import { LateOutcomeSchema } from '../events/late-outcome.ts';
@@ -49,13 +48,9 @@ export const CreateRefundBody = Type.Object(
   },
 );
 
-export const PayoutDestinationInput = Type.Object(
-  {
-    type: Type.Union([Type.Literal('mobile_money'), Type.Literal('wallet')]),
-    mobile_money: Type.Optional(MobileMoneyInput),
-    wallet: Type.Optional(WalletMethodInput),
-  },
-  { additionalProperties: false, description: 'The object named by `type` must be present, and no other. A wallet must be yours.' },
+export const PayoutDestinationInput = meansInput(
+  ['mobile_money', 'wallet'],
+  'The object named by `type` must be present, and no other. A wallet must be yours.',
 );
 
 export const CreatePayoutBody = Type.Object(

@@ -258,16 +258,15 @@ export function createOutflowService(deps: {
       const reference = input.checkReference(body.reference);
       const currency = input.checkCurrency(body.currency, config);
       const amount = input.checkAmount(body.amount, currency, config);
-      const d = body.destination as Record<string, unknown> & { type: 'mobile_money' | 'wallet' };
-      input.checkMethodShape(d, 'destination');
+      const d = body.destination;
       let to: { type: DestinationType; destination: unknown; walletId: string | null; provider: string; canonical: unknown };
       if (d.type === 'wallet') {
-        const walletId = (d.wallet as { wallet_id: string }).wallet_id;
+        const walletId = d.wallet.wallet_id;
         await loadWallet(db, auth, walletId, currency, 'destination.wallet.wallet_id');
         const destination = { type: 'wallet', wallet: { wallet_id: walletId } };
         to = { type: 'wallet', destination, walletId, provider: INTERNAL_PROVIDER, canonical: destination };
       } else {
-        const mm = input.checkMobileMoney(d.mobile_money as Parameters<typeof input.checkMobileMoney>[0], 'destination.mobile_money');
+        const mm = input.checkMobileMoney(d.mobile_money, 'destination.mobile_money');
         const method = { type: 'mobile_money' as const, phoneNumber: mm.phone_number, provider: mm.provider };
         const provider = registry.route(routeOf(method, auth.livemode, config.mobileMoneyRoutes))?.name ?? NO_PROVIDER;
         const destination = { type: 'mobile_money', mobile_money: mm };

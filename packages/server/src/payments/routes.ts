@@ -8,6 +8,7 @@ import {
   Currency,
   CustomerInput,
   Description,
+  MEANS_VARIANTS,
   Metadata,
   PaymentMethodView,
   PaymentView,
@@ -86,6 +87,7 @@ const CancelBody = Type.Object(
 );
 
 export function registerPaymentRoutes(app: RouteApp, deps: { charges: ChargeService; cardOperations: CardOperations }): void {
+  for (const variant of MEANS_VARIANTS) app.addSchema(variant);
   app.addSchema(PaymentMethodView);
   app.addSchema(PaymentView);
   const tags = ['Payments'];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { buildTestApp } from '../helpers/app.ts';
+import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
+import { CARD_OK, paymentBody, post } from '../helpers/factories.ts';
 
 interface Operation {
   operationId?: string;
@@ -93,4 +94,45 @@ test("/docs shows Purse: its title, its icon and its name in the top bar, not th
   const svg = Buffer.from(logo, 'base64').toString('utf8');
   assert.match(svg, />Purse API</);
   assert.doesNotMatch(svg, /fastify|swagger/i);
+});
+
+test('a means of payment or payout is a oneOf discriminated on type, one named variant per type, in the document and in validation', async (t) => {
+  const app = await buildTestApp(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;
+  const cases = [
+    ['/v1/payments', 'payment_method', { mobile_money: 'MobileMoneyMethod', card: 'CardMethod', wallet: 'WalletMethod' }],
+    ['/v1/topups', 'source', { mobile_money: 'MobileMoneyMethod', card: 'CardMethod' }],
+    ['/v1/payouts', 'destination', { mobile_money: 'MobileMoneyMethod', wallet: 'WalletMethod' }],
+  ] as const;
+  for (const [path, field, variants] of cases) {
+    const schema = body(path)[field];
+    const refs = Object.fromEntries(Object.entries(variants).map(([type, name]) => [type, `#/components/schemas/${name}`]));
+    assert.deepEqual(schema.discriminator, { propertyName: 'type', mapping: refs }, `${path} ${field}`);
+    assert.deepEqual(
+      schema.oneOf.map((v: { $ref: string }) => v.$ref),
+      Object.values(refs),
+    );
+    for (const [type, name] of Object.entries(variants)) {
+      const variant = doc.components.schemas[name];
+      assert.deepEqual(variant.properties.type.enum, [type]);
+      assert.deepEqual(variant.required, ['type', type]);
+      for (const other of Object.keys(variant.properties).filter((k) => k !== 'type' && k !== type)) {
+        assert.equal(variant.properties[other], false, `${name}.${other} is refused`);
+      }
+    }
+  }
+});
+
+test('the variant a type chose refuses another means: the message names the type', async (t) => {
+  const app = await buildTestApp(t);
+  const merchant = await createTestMerchant(app);
+  const both = { type: 'card', card: CARD_OK, mobile_money: { phone_number: '+254712345000' } };
+  const res = await post(app, merchant, '/v1/payments', paymentBody({ payment_method: both }));
+  assert.equal(res.statusCode, 400, res.body);
+  assert.equal(res.json().error.param, 'payment_method.mobile_money');
+  assert.equal(res.json().error.message, 'payment_method.mobile_money is not allowed when payment_method.type is card.');
+  const payout = { reference: 'p-1', amount: '1.00', currency: 'KES', destination: { type: 'mobile_money', mobile_money: {} } };
+  const missing = await post(app, merchant, '/v1/payouts', payout);
+  assert.equal(missing.json().error.param, 'destination.mobile_money.phone_number', missing.body);
 });
