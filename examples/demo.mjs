@@ -169,7 +169,7 @@ try {
 
   step(9, 'The balance, and the latest movements of it');
   show('balance', await purse.balance.retrieve());
-  const lines = await purse.balanceTransactions.list({ limit: '3' });
+  const lines = await purse.balanceTransactions.list({ limit: 3 });
   for (const line of lines.data) show('line', { source: line.source_type, amount: line.amount, balance_after: line.balance_after });
 
   if (keep) {

@@ -1,4 +1,4 @@
-// Writes the SDK's request and response types (packages/sdk/types/openapi.d.ts) from the OpenAPI
+// Writes the SDK's request and response types (packages/sdk/src/openapi.d.ts) from the OpenAPI
 // document the app serves, with openapi-typescript. `--check` writes nothing and exits 1 when the
 // checked-in file is not what the document gives (CI runs it through test/sdk/types.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { generateDocument } from './openapi-document.ts';
 
-export const SDK_TYPES = fileURLToPath(new URL('../../sdk/types/openapi.d.ts', import.meta.url));
+export const SDK_TYPES = fileURLToPath(new URL('../../sdk/src/openapi.d.ts', import.meta.url));
 
 const HEADER = '// Generated from the Purse OpenAPI document by `npm run sdk:types`. Do not edit.\n';
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command (npm test). Lists test files explicitly (Node 20's runner has no globs and
+# The test command (npm test): with no files named, the SDK's tests (packages/sdk/test/run.sh) first,
+# then the server's. Lists test files explicitly (Node 20's runner has no globs and
 # passes with zero tests when given a folder) and fails when it finds none.
 # Without DATABASE_URL: PGlite, from one migrated template. With it: a fresh PostgreSQL
 # database that this run creates and drops.
@@ -11,7 +12,12 @@ if [ "${#files[@]}" -eq 0 ]; then
   echo "test/run.sh: no test files found" >&2
   exit 1
 fi
-if [ "$#" -gt 0 ]; then files=("$@"); fi
+if [ "$#" -gt 0 ]; then
+  files=("$@")
+else
+  # The whole suite includes the SDK's own tests (no server, no database: packages/sdk/test).
+  bash ../sdk/test/run.sh
+fi
 
 if [ -n "${DATABASE_URL:-}" ]; then
   TEST_DATABASE_URL=$(node --import tsx test/helpers/make-template.ts create-postgres)

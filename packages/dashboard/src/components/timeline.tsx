@@ -11,7 +11,7 @@ import { Time } from './values.tsx';
 export function Timeline({ objectId }: { objectId: string }) {
   const events = useQuery({
     queryKey: ['events', 'of', objectId],
-    queryFn: () => firstPage(api().events.list({ object_id: objectId, limit: '100' })),
+    queryFn: () => firstPage(api().events.list({ object_id: objectId, limit: 100 })),
   });
   return (
     <section aria-labelledby="timeline-heading">

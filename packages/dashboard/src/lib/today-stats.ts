@@ -19,7 +19,7 @@ export async function readTodayStats(client: Purse): Promise<TodayStats> {
   const sums = new Map<string, { minor: bigint; digits: number }>();
   const stats: TodayStats = { volume: [], succeeded: 0, failed: 0, pending: 0, partial: false };
   let seen = 0;
-  for await (const payment of client.payments.list({ created_gte: dayBoundary(today(), false), limit: '100' }) as AsyncIterable<Payment>) {
+  for await (const payment of client.payments.list({ created_gte: dayBoundary(today(), false), limit: 100 }) as AsyncIterable<Payment>) {
     if (++seen > MAX_PAYMENTS) {
       stats.partial = true;
       break;

@@ -18,7 +18,7 @@ const WAITING = new Set(['pending', 'requires_action']);
 function PaymentRefunds({ payment }: { payment: Payment }) {
   const refunds = useQuery({
     queryKey: ['refunds', 'of', payment.id],
-    queryFn: () => firstPage(api().refunds.list({ payment_id: payment.id, limit: '100' })),
+    queryFn: () => firstPage(api().refunds.list({ payment_id: payment.id, limit: 100 })),
   });
   return (
     <section aria-labelledby="refunds-heading">

@@ -80,7 +80,7 @@ export function Overview() {
   const balance = useQuery({ queryKey: ['balance'], queryFn: () => api().balance.retrieve() });
   const failures = useQuery({
     queryKey: ['payments', 'latest-failures'],
-    queryFn: () => firstPage(api().payments.list({ status: 'failed', limit: '5' })),
+    queryFn: () => firstPage(api().payments.list({ status: 'failed', limit: 5 })),
   });
   return (
     <>

@@ -15,7 +15,7 @@ function Transactions({ walletId }: { walletId: string }) {
   const [cursor, setCursor] = useState<Cursor>({});
   const page = useQuery({
     queryKey: ['wallets', 'transactions', walletId, cursor],
-    queryFn: () => firstPage(api().wallets.transactions(walletId, { limit: '25', ...cursor })),
+    queryFn: () => firstPage(api().wallets.transactions(walletId, { limit: 25, ...cursor })),
     placeholderData: keepPreviousData,
   });
   return (

@@ -56,7 +56,7 @@ export function WalletList() {
   const [cursor, setCursor] = useState<Cursor>({});
   const page = useQuery({
     queryKey: ['wallets', 'list', cursor],
-    queryFn: () => firstPage(api().wallets.list({ limit: '25', ...cursor })),
+    queryFn: () => firstPage(api().wallets.list({ limit: 25, ...cursor })),
     placeholderData: keepPreviousData,
   });
   return (

@@ -62,7 +62,7 @@ function CreateEndpoint() {
 export function WebhookList() {
   const endpoints = useQuery({
     queryKey: ['webhook-endpoints', 'list'],
-    queryFn: () => firstPage(api().webhookEndpoints.list({ limit: '100' })),
+    queryFn: () => firstPage(api().webhookEndpoints.list({ limit: 100 })),
   });
   return (
     <>

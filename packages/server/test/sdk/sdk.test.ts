@@ -95,7 +95,7 @@ after(async () => {
 const card = { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' };
 
 describe('@purse/sdk', () => {
-  test('imports from plain Node ESM after npm install (no build step)', async () => {
+  test('imports from plain Node ESM after npm install (which builds it)', async () => {
     const { execFileSync } = await import('node:child_process');
     const out = execFileSync(
       process.execPath,
@@ -161,7 +161,7 @@ describe('@purse/sdk', () => {
     assert.equal((await purse.wallets.unfreeze(other.id)).status, 'active');
     const balance = await purse.balance.retrieve();
     assert.ok(Array.isArray(balance.available));
-    const bt = await purse.balanceTransactions.list({ limit: '2' });
+    const bt = await purse.balanceTransactions.list({ limit: 2 });
     assert.ok(bt.data.length > 0);
     assert.match(await purse.balanceTransactions.csv(), /^id,/);
 
@@ -316,7 +316,7 @@ describe('@purse/sdk', () => {
     }
     const from = proxy.seen.length;
     const ids: string[] = [];
-    for await (const line of purse.wallets.transactions(wallet.id, { limit: '5' })) ids.push(line.id);
+    for await (const line of purse.wallets.transactions(wallet.id, { limit: 5 })) ids.push(line.id);
     assert.equal(ids.length, 24);
     assert.equal(new Set(ids).size, 24, 'no line twice');
     assert.equal(
@@ -324,7 +324,7 @@ describe('@purse/sdk', () => {
       5,
       '5 pages of 5',
     );
-    const first = await purse.wallets.transactions(wallet.id, { limit: '5' });
+    const first = await purse.wallets.transactions(wallet.id, { limit: 5 });
     assert.equal(first.data.length, 5);
     assert.equal(first.has_more, true);
   });

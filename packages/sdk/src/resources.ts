@@ -1,0 +1,84 @@
+// The shape of each resource of the client. Every method's parameters and answer are read from the
+// document's operation at that path (types.ts), so the client (client.ts) can only call paths the
+// document has, with the bodies they take.
+import type {
+  Answer,
+  Event,
+  ItemOf,
+  ListParams,
+  Merchant,
+  PageIterator,
+  PathOf,
+  RequestBody,
+  Wallet,
+  WalletTransaction,
+  WebhookEndpoint,
+} from './types.js';
+
+/** A path that both lists (GET) and creates (POST). */
+export type CollectionPath = PathOf<'get'> & PathOf<'post'>;
+
+export interface Crud<Base extends CollectionPath, One extends PathOf<'get'>> {
+  create(params: RequestBody<Base, 'post'>): Promise<Answer<Base, 'post'>>;
+  retrieve(id: string): Promise<Answer<One, 'get'>>;
+  list(params?: ListParams<Base>): PageIterator<ItemOf<Base>>;
+}
+
+export interface SandboxControls<Succeed extends PathOf<'post'>, Fail extends PathOf<'post'>> {
+  /** Settles a pending object as succeeded (sandbox merchants only). */
+  succeed(id: string): Promise<Answer<Succeed, 'post'>>;
+  /** Settles a pending object as failed, with a failure code if given (sandbox merchants only). */
+  fail(id: string, params?: RequestBody<Fail, 'post'>): Promise<Answer<Fail, 'post'>>;
+}
+
+export interface Wallets extends Crud<'/v1/wallets', '/v1/wallets/{id}'> {
+  freeze(id: string): Promise<Wallet>;
+  unfreeze(id: string): Promise<Wallet>;
+  transactions(id: string, params?: ListParams<'/v1/wallets/{id}/transactions'>): PageIterator<WalletTransaction>;
+}
+
+type StatementParams = Omit<ListParams<'/v1/balance_transactions'>, 'limit' | 'starting_after' | 'ending_before'>;
+
+export interface BalanceTransactions {
+  list(params?: ListParams<'/v1/balance_transactions'>): PageIterator<ItemOf<'/v1/balance_transactions'>>;
+  /** The statement as CSV text (Accept: text/csv): every line matching the filters, newest first. */
+  csv(params?: StatementParams): Promise<string>;
+}
+
+export interface Events {
+  retrieve(id: string): Promise<Event>;
+  list(params?: ListParams<'/v1/events'>): PageIterator<Event>;
+  deliveries(id: string): Promise<Answer<'/v1/events/{id}/deliveries', 'get'>>;
+  redeliver(id: string): Promise<Answer<'/v1/events/{id}/redeliver', 'post'>>;
+}
+
+/** An endpoint as created or rotated: the only answers that carry its signing secret. */
+export type WebhookEndpointWithSecret = WebhookEndpoint & { secret: string };
+
+export interface WebhookEndpoints {
+  create(params: RequestBody<'/v1/webhook_endpoints', 'post'>): Promise<WebhookEndpointWithSecret>;
+  retrieve(id: string): Promise<WebhookEndpoint>;
+  list(params?: ListParams<'/v1/webhook_endpoints'>): PageIterator<WebhookEndpoint>;
+  update(id: string, params: RequestBody<'/v1/webhook_endpoints/{id}', 'patch'>): Promise<WebhookEndpoint>;
+  del(id: string): Promise<Answer<'/v1/webhook_endpoints/{id}', 'delete'>>;
+  rotateSecret(id: string): Promise<WebhookEndpointWithSecret>;
+  sendTestEvent(id: string): Promise<Answer<'/v1/webhook_endpoints/{id}/test', 'post'>>;
+}
+
+/** The merchant's default secret, which signs deliveries to a payment's or top-up's callback_url. */
+export interface WebhookSecret {
+  retrieve(): Promise<Answer<'/v1/webhook_secret', 'get'>>;
+  rotate(): Promise<Answer<'/v1/webhook_secret/rotate', 'post'>>;
+}
+
+export interface Sandbox {
+  payments: SandboxControls<'/v1/sandbox/payments/{id}/succeed', '/v1/sandbox/payments/{id}/fail'>;
+  topups: SandboxControls<'/v1/sandbox/topups/{id}/succeed', '/v1/sandbox/topups/{id}/fail'>;
+  refunds: SandboxControls<'/v1/sandbox/refunds/{id}/succeed', '/v1/sandbox/refunds/{id}/fail'>;
+  payouts: SandboxControls<'/v1/sandbox/payouts/{id}/succeed', '/v1/sandbox/payouts/{id}/fail'>;
+}
+
+export interface Retrievable<T> {
+  retrieve(): Promise<T>;
+}
+export type MerchantResource = Retrievable<Merchant>;
