@@ -8,6 +8,7 @@ import type {
   CollectionPath,
   Crud,
   Events,
+  Payments,
   Retrievable,
   Sandbox,
   SandboxControls,
@@ -67,7 +68,7 @@ function checkOptions(options: PurseOptions): void {
 
 export class Purse {
   readonly #transport: Transport;
-  readonly payments: Crud<'/v1/payments', '/v1/payments/{id}'>;
+  readonly payments: Payments;
   readonly topups: Crud<'/v1/topups', '/v1/topups/{id}'>;
   readonly refunds: Crud<'/v1/refunds', '/v1/refunds/{id}'>;
   readonly payouts: Crud<'/v1/payouts', '/v1/payouts/{id}'>;
@@ -85,7 +86,11 @@ export class Purse {
   constructor(options: PurseOptions) {
     checkOptions(options);
     this.#transport = new Transport(options);
-    this.payments = this.#crud('/v1/payments', '/v1/payments/{id}');
+    this.payments = {
+      ...this.#crud('/v1/payments', '/v1/payments/{id}'),
+      capture: (id, params) => this.#call('post', '/v1/payments/{id}/capture', { path: { id }, ...(params ? { body: params } : {}) }),
+      cancel: (id, params) => this.#call('post', '/v1/payments/{id}/cancel', { path: { id }, ...(params ? { body: params } : {}) }),
+    };
     this.topups = this.#crud('/v1/topups', '/v1/topups/{id}');
     this.refunds = this.#crud('/v1/refunds', '/v1/refunds/{id}');
     this.payouts = this.#crud('/v1/payouts', '/v1/payouts/{id}');

@@ -9,6 +9,7 @@ import type {
   Merchant,
   PageIterator,
   PathOf,
+  Payment,
   RequestBody,
   Wallet,
   WalletTransaction,
@@ -29,6 +30,13 @@ export interface SandboxControls<Succeed extends PathOf<'post'>, Fail extends Pa
   succeed(id: string): Promise<Answer<Succeed, 'post'>>;
   /** Settles a pending object as failed, with a failure code if given (sandbox merchants only). */
   fail(id: string, params?: RequestBody<Fail, 'post'>): Promise<Answer<Fail, 'post'>>;
+}
+
+export interface Payments extends Crud<'/v1/payments', '/v1/payments/{id}'> {
+  /** Takes the money of an authorised card payment (requires_capture): all of amount_capturable, or `amount`. */
+  capture(id: string, params?: RequestBody<'/v1/payments/{id}/capture', 'post'>): Promise<Payment>;
+  /** Releases an authorised card payment's hold, or drops one still waiting on 3-D Secure. */
+  cancel(id: string, params?: RequestBody<'/v1/payments/{id}/cancel', 'post'>): Promise<Payment>;
 }
 
 export interface Wallets extends Crud<'/v1/wallets', '/v1/wallets/{id}'> {
