@@ -24,7 +24,7 @@ interface LogRow {
  * merchant's events, newest first, and the deliveries of each that went to this endpoint.
  */
 async function readLog(endpointId: string, cursor: Cursor): Promise<{ events: Page<Event>; rows: LogRow[] }> {
-  const events = await firstPage(api().events.list({ limit: String(EVENTS_PER_PAGE), ...cursor }));
+  const events = await firstPage(api().events.list({ limit: EVENTS_PER_PAGE, ...cursor }));
   const lists = await Promise.all(events.data.map((event) => api().events.deliveries(event.id) as Promise<Page<Delivery>>));
   const rows = lists.flatMap((list, i) =>
     list.data.filter((d) => d.webhook_endpoint_id === endpointId).map((delivery) => ({ event: events.data[i] as Event, delivery })),
