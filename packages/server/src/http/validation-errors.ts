@@ -58,11 +58,18 @@ function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
+/** Where an Ajv schemaPath starts: the route's schema (`#/…`), or a shared schema a `$ref` named (`CardMethod#/…`). */
+interface SchemaRoots {
+  route: unknown;
+  shared(id: string): unknown;
+}
+
 /** The schema holding the failed keyword (an Ajv schemaPath, `#/properties/amount/type`), or null. */
-function ownerOf(root: unknown, schemaPath: string): Schema | null {
-  if (!schemaPath.startsWith('#/')) return null; // a $ref into another document: not followed
-  let node = root;
-  for (const part of segments(schemaPath).slice(0, -1).map(decode)) {
+function ownerOf(roots: SchemaRoots, schemaPath: string): Schema | null {
+  const hash = schemaPath.indexOf('#/');
+  if (hash < 0) return null;
+  let node = hash === 0 ? roots.route : roots.shared(schemaPath.slice(0, hash));
+  for (const part of segments(schemaPath.slice(hash)).slice(0, -1).map(decode)) {
     if (node === null || typeof node !== 'object') return null;
     node = (node as Record<string, unknown>)[part];
   }
@@ -124,12 +131,12 @@ function describe(error: AjvError, owner: Schema | null): string {
  * A wrong type or value, with every alternative Ajv tried at the same place (a union reports one
  * error per branch): "must be one of: a, b (or null)", "must be a string or null, not a number".
  */
-function wrongKind(errors: AjvError[], first: AjvError, root: unknown, sent: unknown): string {
+function wrongKind(errors: AjvError[], first: AjvError, roots: SchemaRoots, sent: unknown): string {
   const values: string[] = [];
   const types: string[] = [];
   for (const error of errors) {
     if (error.instancePath !== first.instancePath || (error.keyword !== 'const' && error.keyword !== 'type')) continue;
-    const branch = ownerOf(root, error.schemaPath);
+    const branch = ownerOf(roots, error.schemaPath);
     // A literal's branch fails on its type before its value: either way the literal is the alternative.
     const alternative =
       branch && 'const' in branch ? String(branch.const) : error.keyword === 'const' ? String(error.params.allowedValue) : null;
@@ -209,7 +216,8 @@ export function fromValidation(errors: AjvError[], context: string, request: Fas
   const first = present(errors[0], 'first validation error');
   const where = context === 'body' || context === 'querystring' ? '' : `${context} `;
   const schemas = (request.routeOptions.schema ?? {}) as Record<string, unknown>;
-  const owner = ownerOf(schemas[context], first.schemaPath);
+  const roots: SchemaRoots = { route: schemas[context], shared: (id) => request.server.getSchema(id) };
+  const owner = ownerOf(roots, first.schemaPath);
   const sent = valueAt((request as unknown as Record<string, unknown>)[context === 'querystring' ? 'query' : context], first.instancePath);
   if (first.keyword === 'required') return missingParameter(first, owner, sent, where);
   if (first.keyword === 'additionalProperties') return unknownParameter(first, owner, context, where);
@@ -235,7 +243,6 @@ export function fromValidation(errors: AjvError[], context: string, request: Fas
   }
   const expected = FORM_KEYWORDS.has(first.keyword) ? expectationOf(owner, sent) : null;
   if (expected !== null) return new ApiError('parameter_invalid', `${where}${param} must be ${expected}.`, { param });
-  const message =
-    first.keyword === 'const' || first.keyword === 'type' ? wrongKind(errors, first, schemas[context], sent) : describe(first, owner);
+  const message = first.keyword === 'const' || first.keyword === 'type' ? wrongKind(errors, first, roots, sent) : describe(first, owner);
   return new ApiError('parameter_invalid', `${where}${param} ${message}.`, { param });
 }
