@@ -156,7 +156,6 @@ async function runOperation(deps: CardDeps, connector: Connector, charge: Charge
   }
   await dropOperation(db, charge.id, now);
   const current = { ...charge, pending_operation: null, operation_amount: null };
-  if (outcome.status === 'pending') return deps.record(current, outcome);
   return deps.record(current, outcome);
 }
 
