@@ -50,7 +50,13 @@ const refusal = (api: Api, operation: string, problem: string, status = 404) =>
  * 409 key in use, 401, a body that is not JSON) leaves the outcome unknown and throws, with the
  * answer masked: the caller retries later with the same key.
  */
-async function call(api: Api, operation: string, path: string, signal: AbortSignal, post?: { form: Record<string, unknown>; key: string }) {
+async function call(
+  api: Api,
+  operation: string,
+  path: string,
+  signal: AbortSignal,
+  post?: { form: Record<string, unknown>; key: string; secrets?: readonly string[] },
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${api.config.secretKey}` };
   if (post) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -68,7 +74,15 @@ async function call(api: Api, operation: string, path: string, signal: AbortSign
     json = JSON.parse(text);
   } catch {}
   const fail = (problem?: string) =>
-    new ProviderHttpError({ provider: ACQUIRER, operation, status: res.status, body: text, secrets: api.secrets, problem });
+    // An acquirer echoing the request back must not put the card number or CVC in an error.
+    new ProviderHttpError({
+      provider: ACQUIRER,
+      operation,
+      status: res.status,
+      body: text,
+      secrets: [...api.secrets, ...(post?.secrets ?? [])],
+      problem,
+    });
   if (json === null || typeof json !== 'object') throw fail(`answered ${res.status} without JSON`);
   const answer: Answer = { status: res.status, json: json as Record<string, unknown> };
   if (res.status >= 200 && res.status < 300) return answer;
@@ -207,6 +221,7 @@ export function createAcquirerConnector(deps: { config: AcquirerConfig; nowS?: (
       const answer = await call(api, 'create payment intent', '/v1/payment_intents', signal, {
         form: authoriseForm(request),
         key: acquirerKey(request.idempotencyKey, 'authorise'),
+        secrets: request.method.type === 'card' ? [request.method.number, request.method.cvc] : [],
       });
       return stateOf(api, answer, signal);
     },
