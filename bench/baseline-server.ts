@@ -11,6 +11,7 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { typeid } from 'typeid-js';
+import { closeOnSignals } from './lib/merging.ts';
 import { type Body, hash, minor, view } from './lib/payment-view.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -184,13 +185,7 @@ app.post('/payments', async (request, reply) => {
   }
 });
 
-const shutdown = async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
+closeOnSignals(app, pool);
 
 app.listen({ port, host: '127.0.0.1' }).catch((error: unknown) => {
   process.stderr.write(`baseline-server: ${String(error)}\n`);

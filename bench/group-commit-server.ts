@@ -23,6 +23,7 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { typeid } from 'typeid-js';
+import { closeOnSignals, mergingQueue, type Pending } from './lib/merging.ts';
 import { type Body, hash, minor, view } from './lib/payment-view.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -103,13 +104,6 @@ const BATCH_STATEMENT = `
   )
   SELECT * FROM charge`;
 
-interface Pending {
-  body: Body;
-  walletId: string;
-  amount: bigint;
-  resolve: (answer: { status: number; body: unknown }) => void;
-}
-
 /** One column array per statement parameter, filled payment by payment. */
 function batchParameters(batch: Pending[]): unknown[] {
   const columns: unknown[][] = Array.from({ length: 16 }, () => []);
@@ -179,25 +173,6 @@ function batchParameters(batch: Pending[]): unknown[] {
   return [merchantId, ...columns];
 }
 
-const queue: Pending[] = [];
-let inFlight = 0;
-
-/** Up to BATCH queued payments, at most one per wallet; the others stay queued in their order. */
-function takeBatch(): Pending[] {
-  const batch: Pending[] = [];
-  const wallets = new Set<string>();
-  const rest: Pending[] = [];
-  for (const p of queue) {
-    if (batch.length < BATCH && !wallets.has(p.walletId)) {
-      wallets.add(p.walletId);
-      batch.push(p);
-    } else rest.push(p);
-  }
-  queue.length = 0;
-  queue.push(...rest);
-  return batch;
-}
-
 /** The batch's statement: every payment answered from its own row (201), or 400 without one. */
 async function runBatch(batch: Pending[]): Promise<void> {
   const result = await pool.query({ name: 'group-commit-batch', text: BATCH_STATEMENT, values: batchParameters(batch) });
@@ -208,33 +183,7 @@ async function runBatch(batch: Pending[]): Promise<void> {
   }
 }
 
-async function flush(batch: Pending[]): Promise<void> {
-  try {
-    await runBatch(batch);
-  } catch (error) {
-    if (batch.length === 1) {
-      const code = (error as { code?: string }).code;
-      batch[0]!.resolve(
-        code === '23505' ? { status: 409, body: { error: 'reference taken' } } : { status: 500, body: { error: String(error) } },
-      );
-    } else {
-      // The whole statement failed: each payment alone, so that only the culprit fails.
-      for (const p of batch) await flush([p]);
-    }
-  }
-}
-
-/** Starts flushes while there is work and a free slot; each flush, once done, pumps again. */
-function pump(): void {
-  while (inFlight < FLUSHES && queue.length > 0) {
-    const batch = takeBatch();
-    inFlight++;
-    void flush(batch).finally(() => {
-      inFlight--;
-      pump();
-    });
-  }
-}
+const merging = mergingQueue({ batch: BATCH, flushes: FLUSHES, run: runBatch });
 
 const app = Fastify({ logger: false });
 
@@ -246,20 +195,11 @@ app.post('/payments', async (request, reply) => {
   if (typeof walletId !== 'string' || typeof body.reference !== 'string' || !/^\d+\.\d\d$/.test(body.amount ?? '')) {
     return reply.code(400).send({ error: 'invalid request' });
   }
-  const answer = await new Promise<{ status: number; body: unknown }>((resolve) => {
-    queue.push({ body, walletId, amount: minor(body.amount), resolve });
-    pump();
-  });
+  const answer = await merging.submit({ body, walletId, amount: minor(body.amount) });
   return reply.code(answer.status).send(answer.body);
 });
 
-const shutdown = async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void shutdown());
-process.on('SIGINT', () => void shutdown());
+closeOnSignals(app, pool);
 
 app.listen({ port, host: '127.0.0.1' }).catch((error: unknown) => {
   process.stderr.write(`group-commit-server: ${String(error)}\n`);

@@ -1,8 +1,9 @@
 // `npm run bench`: Purse under load on PostgreSQL (or PGlite with --embedded), next to reference
 // points measured in the same run: a naive Fastify + pg baseline, a minimal group-commit server doing
-// the same SQL, the database ceiling (pgbench running the create-path SQL) and Fastify's own ceiling
-// (constants behind hooks of Purse's weight). The load generator runs in its own process (wrk).
-// Writes bench/results/latest.json and bench/results/latest.md and prints the table.
+// the same SQL, another writing only the least rows a payment needs, the database ceiling (pgbench
+// running the create-path SQL) and Fastify's own ceiling (constants behind hooks of Purse's weight).
+// The load generator runs in its own process (wrk). Writes bench/results/latest.json and
+// bench/results/latest.md and prints the table.
 // See bench/README.md. Traffic goes to 127.0.0.1 only; every child is stopped by pid.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,8 @@ import { type AcquirerFake, acquirerCheck, startAcquirerFake } from './lib/acqui
 import { ceilingScript } from './lib/ceiling.ts';
 import { type Loadgen, latencySummary, runLoad } from './lib/load.ts';
 import { type LoadResult, REF, type RequestSpec } from './lib/load-spec.ts';
+import { longMarkdown, longVerdict, runLongWindows } from './lib/long.ts';
+import { minimalCheck } from './lib/minimal.ts';
 import {
   cpuSecondsOf,
   findPgbench,
@@ -60,8 +63,8 @@ const PURSE_SCENARIOS = [
 ] as const;
 const OUTFLOW_SCENARIOS: readonly ScenarioName[] = ['refund', 'refund-merchants', 'payout', 'payout-merchants'];
 // After Purse (stopped first): the wallet payment's references in the order baseline, group
-// commit, ceiling (right after Purse's `wallet`), then Fastify's constants (no database).
-const REFERENCE_SCENARIOS = ['baseline', 'group-commit', 'ceiling', 'constant-get', 'constant-post'] as const;
+// commit, minimal group commit, ceiling (right after Purse's `wallet`), then Fastify's constants (no database).
+const REFERENCE_SCENARIOS = ['baseline', 'group-commit', 'group-commit-minimal', 'ceiling', 'constant-get', 'constant-post'] as const;
 type ScenarioName = (typeof PURSE_SCENARIOS)[number] | (typeof REFERENCE_SCENARIOS)[number];
 const ALL_SCENARIOS: readonly ScenarioName[] = [...PURSE_SCENARIOS, ...REFERENCE_SCENARIOS];
 
@@ -84,7 +87,7 @@ const OUTFLOW = '0.01';
 
 function usage(): never {
   process.stderr.write(
-    `usage: npm run bench -- [--embedded] [--duration S] [--connections N] [--workers N] [--scenarios a,b] [--ceiling-clients 64,16] [--outflow-merchants N] [--loadgen wrk|autocannon]\n` +
+    `usage: npm run bench -- [--embedded] [--long [--long-duration S] [--long-window S]] [--duration S] [--connections N] [--workers N] [--scenarios a,b] [--ceiling-clients 64,16] [--outflow-merchants N] [--loadgen wrk|autocannon]\n` +
       `scenarios: ${ALL_SCENARIOS.join(', ')}\n` +
       `env: BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres)\n`,
   );
@@ -105,6 +108,9 @@ function options() {
         'ceiling-clients': { type: 'string' },
         scenarios: { type: 'string' },
         loadgen: { type: 'string' },
+        long: { type: 'boolean', default: false },
+        'long-duration': { type: 'string' },
+        'long-window': { type: 'string', default: '30' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -165,6 +171,10 @@ function options() {
     workers,
     outflowMerchants: whole('outflow-merchants', parsed['outflow-merchants']!, 2, 64),
     scenarios: ALL_SCENARIOS.filter((s) => scenarios.includes(s)),
+    long: parsed.long!,
+    // The long run: 5 minutes on PostgreSQL, 3 embedded, in windows of 30 s (shorter to try the bench out).
+    longDurationS: parsed['long-duration'] ? whole('long-duration', parsed['long-duration'], 1, 7_200) : parsed.embedded ? 180 : 300,
+    longWindowS: whole('long-window', parsed['long-window']!, 1, 600),
   };
 }
 
@@ -868,6 +878,38 @@ async function runGroupCommit(run: Run, fx: Fixtures): Promise<void> {
 }
 
 /**
+ * The minimal group-commit reference: the group commit writing only the least rows a payment needs,
+ * in its own schema, on copies of Purse's `wallet` wallets; its note checks its tables against its 201s.
+ */
+async function runMinimal(run: Run, fx: Fixtures): Promise<void> {
+  if (run.opts.embedded) {
+    run.rows.push(nothing('wallet', 'group-commit-minimal', 'not run with --embedded (needs PostgreSQL)'));
+    return;
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = startChild('group-commit-minimal', process.execPath, ['--import', 'tsx', join(BENCH, 'minimal-server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: run.databaseUrl!,
+      PORT: String(port),
+      MINIMAL_WALLETS: fx.wallets.join(','),
+      MINIMAL_POOL_SIZE: '16',
+    },
+    logFile: join(LOGS, 'group-commit-minimal.log'),
+  });
+  await waitFor(`${base}/healthz`, server);
+  const row = await measure(run, 'wallet', 'group-commit-minimal', [server.pid], () =>
+    load(run, 'group-commit-minimal', [base], paymentSpec(run, 'gcm', walletMethods(fx.wallets), '/payments', JSON_HEADERS)),
+  );
+  const check = await minimalCheck(run.benchDb!, base, row.statusCodes?.['201'] ?? 0);
+  log(`  ${check}`);
+  row.note = `reference: a payment row, a conditional wallet debit, two ledger entries, one small event; up to 64 concurrent payments per statement and commit, 4 flushes in flight (bench/minimal-server.ts); ${check}`;
+  await stopChild(server);
+}
+
+/**
  * Fastify's own ceiling: constants behind hooks of Purse's weight (bench/constant-server.ts), no
  * database. `constant-get` is Purse's `get` without the read, `constant-post` its `token` without
  * the lookup, HMAC and insert.
@@ -956,8 +998,8 @@ function bestCeiling(rows: Row[]): Row | undefined {
 }
 
 /**
- * Purse's wallet scenario against the baseline, the best ceiling row and the group-commit
- * reference; Purse's get and token against Fastify's constants; the outflows against the wallet payment.
+ * Purse's wallet scenario against the baseline, the best ceiling row and the two group-commit
+ * references; Purse's get and token against Fastify's constants; the outflows against the wallet payment.
  */
 function ratiosOf(rows: Row[]): Ratio[] {
   const purse = (s: string) => rows.find((r) => r.scenario === s && r.target === 'purse');
@@ -981,6 +1023,7 @@ function ratiosOf(rows: Row[]): Ratio[] {
     ratio('Purse / baseline (wallet payment)', purseWallet, reference('wallet', 'baseline')),
     ratio('Purse / ceiling', purseWallet, bestCeiling(rows)),
     ratio('Purse / group-commit reference (wallet payment)', purseWallet, reference('wallet', 'group-commit')),
+    ratio('Purse / minimal group-commit reference (wallet payment)', purseWallet, reference('wallet', 'group-commit-minimal')),
     ...optional('Purse get / Fastify constant (constant-get)', purse('get'), reference('get', 'fastify-constant'), 'get'),
     ...optional('Purse token / Fastify constant (constant-post)', purse('token'), reference('token', 'fastify-constant'), 'token'),
     ...(purse('card-acquirer') && purse('card')
@@ -1038,11 +1081,89 @@ function writeReport(run: Run, outcomes: string[]): void {
   log('wrote bench/results/latest.json and bench/results/latest.md');
 }
 
+/** The tables whose rows the long run reports, and whose sequential scans it counts. */
+const LONG_TABLES = ['charges', 'ledger_transactions', 'ledger_entries', 'events', 'webhook_deliveries'];
+
+/** What the database holds after a window of the long run; embedded: the payments answered (no connection from outside). */
+async function longCounters(run: Run, answered: number) {
+  if (!run.benchDb) return { rows: { payments: answered }, seqScans: null, analyzes: null };
+  const { rows } = await run.benchDb.query<{ relname: string; live: string; seq: string; analyzes: string }>(
+    `SELECT relname, n_live_tup AS live, seq_scan AS seq, analyze_count + autoanalyze_count AS analyzes
+       FROM pg_stat_user_tables WHERE schemaname = 'public' AND relname = ANY($1)`,
+    [LONG_TABLES],
+  );
+  const pick = (name: string) => rows.find((r) => r.relname === name);
+  return {
+    rows: Object.fromEntries(LONG_TABLES.map((t) => [t, Number(pick(t)?.live ?? 0)])),
+    seqScans: Object.fromEntries(rows.map((r) => [r.relname, Number(r.seq)])),
+    analyzes: rows.reduce((sum, r) => sum + Number(r.analyzes), 0),
+  };
+}
+
+/**
+ * `--long`: wallet payments for --long-duration seconds in windows of --long-window, on a database
+ * analyzed while empty (right after the migrations, before any fixture) and never by the bench
+ * again: whatever keeps the statistics current is Purse's own (or autovacuum, off on this machine).
+ */
+async function runLong(run: Run): Promise<void> {
+  const { opts } = run;
+  await openDatabase(run);
+  if (opts.embedded) await createMerchant(run, 'bench', 'bench');
+  const purse = await startPurse(run);
+  if (!opts.embedded) await createMerchant(run, 'bench', 'bench');
+  await run.benchDb?.query('ANALYZE');
+  let topupSeq = 0;
+  const token = await tokenOf(run, purse.base, 'bench');
+  const wallets = await fundedWallets(run, purse.base, token, WALLETS, () => topupSeq++);
+  const auth = { ...JSON_HEADERS, authorization: `Bearer ${token}` };
+  const windows = Math.max(1, Math.round(opts.longDurationS / opts.longWindowS));
+  const loadBefore = loadavg()[0]!;
+  log(`long run: ${windows} windows of ${opts.longWindowS} s, ${opts.connections} connections, ${WALLETS} wallets`);
+  const list = await runLongWindows({
+    windows,
+    windowS: opts.longWindowS,
+    runWindow: (durationS) =>
+      runLoad({
+        loadgen: opts.loadgen,
+        scenario: 'wallet-long',
+        baseUrls: purse.bases,
+        connections: opts.connections,
+        durationS,
+        request: paymentSpec(run, 'long', walletMethods(wallets), '/v1/payments', auth),
+        logDir: LOGS,
+      }),
+    counters: (answered) => longCounters(run, answered),
+    log,
+  });
+  await Promise.all(purse.servers.map((s) => stopChild(s, 10_000)));
+  const database = opts.embedded
+    ? 'embedded PGlite'
+    : `PostgreSQL ${run.dbSettings.server_version} (autovacuum ${run.dbSettings.autovacuum})`;
+  const md = longMarkdown(
+    `Long run: wallet payments, ${database}`,
+    [
+      `${new Date(Number.parseInt(run.runId, 36)).toISOString()}; ${windows} × ${opts.longWindowS} s, ${opts.connections} connections (${opts.loadgen}), ${WALLETS} funded wallets of one merchant, a payment of ${PAYMENT} KES on each in turn`,
+      `database analyzed once while empty, before the fixtures; the bench never analyzes again`,
+      `load average before ${loadBefore.toFixed(1)} on ${cpus().length} CPUs (the last column: during the run)`,
+    ],
+    list,
+  );
+  const name = opts.embedded ? 'long-embedded' : 'long-postgres';
+  writeFileSync(
+    join(RESULTS, `${name}.json`),
+    `${JSON.stringify({ options: opts, database: run.dbSettings, windows: list, verdict: longVerdict(list) }, null, 2)}\n`,
+  );
+  writeFileSync(join(RESULTS, `${name}.md`), md);
+  process.stdout.write(`\n${md}`);
+  log(`wrote bench/results/${name}.json and bench/results/${name}.md`);
+}
+
 async function main(): Promise<void> {
   const run = newRun();
   const cleanup = installCleanup(run);
   try {
     const { opts } = run;
+    if (opts.long) return await runLong(run);
     await openDatabase(run);
     const needsReference = !opts.embedded && opts.scenarios.some((s) => s === 'baseline' || s === 'group-commit' || s === 'ceiling');
     // With the embedded database the operator command must run before the server opens DATA_DIR.
@@ -1066,6 +1187,7 @@ async function main(): Promise<void> {
     await runPurseScenarios(run, purse, fixtures);
     if (opts.scenarios.includes('baseline')) await runBaseline(run, fixtures);
     if (opts.scenarios.includes('group-commit')) await runGroupCommit(run, fixtures);
+    if (opts.scenarios.includes('group-commit-minimal')) await runMinimal(run, fixtures);
     if (opts.scenarios.includes('ceiling')) await runCeiling(run, fixtures);
     await runConstants(run);
     writeReport(run, await storedOutcomes(run.benchDb));
@@ -1260,6 +1382,12 @@ function checkTargets(rows: Row[], ratios: Ratio[], opts: { embedded: boolean; c
     name: 'wallet payment toward 0.8× the group-commit reference',
     met: groupCommit?.value == null ? null : groupCommit.value >= 0.8,
     detail: times(groupCommit),
+  });
+  const minimal = byName('Purse / minimal group-commit');
+  out.push({
+    name: 'wallet payment ≥ 0.25× the minimal group-commit reference at p99 ≤ 50 ms',
+    met: wallet && minimal?.value != null ? minimal.value >= 0.25 && wallet.latencyMs!.p99 <= 50 : null,
+    detail: wallet && minimal?.value != null ? `${times(minimal)}, p99 ${wallet.latencyMs!.p99.toFixed(1)} ms` : 'not measured',
   });
   return out;
 }

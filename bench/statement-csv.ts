@@ -3,35 +3,19 @@
 // Reports the download time, rows/s and the server's resident memory (VmRSS sampled every 20 ms
 // from /proc, and its VmHWM high-water mark) before and during the download, and the time of a
 // JSON page (limit=100, unfiltered and source_type=refund) over the same entries.
-// Creates purse_stmt_<time>_<pid> on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
+// Creates purse_statement_<time>_<pid> on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // and drops it at the end (BENCH_KEEP_DATABASE=1 keeps it). The server is stopped by its pid.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startChild, stopChild } from './lib/processes.ts';
+import { startScratchPurse } from './lib/scratch-purse.ts';
 
 const ROOT = resolve(process.argv[1] ?? '.', '..', '..');
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });
 const ROWS = Number(values.rows);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `purse_stmt_${Date.now()}_${process.pid}`;
-const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
 const log = (line: string) => process.stderr.write(`statement-csv: ${line}\n`);
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
 
 /** VmRSS and VmHWM of a process, in MB. */
 function memoryOf(pid: number): { rss: number; hwm: number } {
@@ -41,37 +25,9 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
 }
 
 async function main() {
-  const admin = new pg.Client(ADMIN_URL);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
-    PURSE_RATE_LIMIT_PER_S: '0',
-    PURSE_BOOTSTRAP_MERCHANT: 'false',
-    PURSE_SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
-  };
-  const port = await freePort();
-  const server = startChild('purse', process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
-    logFile: join(tmpdir(), `${dbName}.log`),
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const purse = await startScratchPurse({ root: ROOT, name: 'statement', log });
+  const { base, merchant, server, databaseUrl } = purse;
   try {
-    for (let i = 0; ; i++) {
-      if ((await fetch(`${base}/readyz`).catch(() => null))?.ok) break;
-      if (i > 300) throw new Error('the server did not become ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [join(ROOT, 'packages/server/bin/purse.mjs'), 'merchant', 'create', '--name', 'statement', '--json'],
-      { cwd: ROOT, env },
-    );
-    const merchant = JSON.parse(stdout) as { merchant_id: string; client_id: string; client_secret: string };
-
     // The entries, balanced against a provider account as real postings are: payments, every 7th a refund.
     const db = new pg.Client(databaseUrl);
     await db.connect();
@@ -159,10 +115,7 @@ async function main() {
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
-    await stopChild(server);
-    if (process.env.BENCH_KEEP_DATABASE === '1') log(`kept database ${dbName}`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await purse.stop();
   }
 }
 

@@ -1,5 +1,6 @@
-// What the two reference servers (bench/baseline-server.ts, bench/group-commit-server.ts) share:
-// the request they accept, the amount and fingerprint helpers, and the payment as the API shows it.
+// What the reference servers (bench/baseline-server.ts, bench/group-commit-server.ts,
+// bench/minimal-server.ts) share: the request they accept, the amount and fingerprint helpers, and
+// the payment as the API shows it.
 import { createHash } from 'node:crypto';
 
 /** POST /payments: a wallet payment, as the bench sends it. */
@@ -12,7 +13,7 @@ export interface Body {
 
 export const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 export const minor = (amount: string) => BigInt(amount.replace('.', '')); // "1.00" → 100 (2-digit currencies only)
-const major = (value: string | bigint) => {
+export const major = (value: string | bigint) => {
   const s = value.toString().padStart(3, '0');
   return `${s.slice(0, -2)}.${s.slice(-2)}`;
 };

@@ -2,7 +2,7 @@
 
 export interface Row {
   scenario: string;
-  /** purse, baseline, group-commit, fastify-constant, or `pgbench -c N`. */
+  /** purse, baseline, group-commit, group-commit-minimal, fastify-constant, or `pgbench -c N`. */
   target: string;
   requestsPerS: number | null;
   latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number } | null;

@@ -1,16 +1,15 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/preact-query';
 import { render } from 'preact';
 import { App } from './app.tsx';
-import { endsSession, signOut } from './lib/session.ts';
+import { refusedForRole } from './lib/rights.ts';
+import { currentSession, endSession, endsSession, refreshSession, restore, SESSION_ENDED, subscribe } from './lib/session.ts';
 import './styles.css';
 
-const SESSION_ENDED = 'Your session ended: the token expired or was revoked. Sign in again.';
-
 function onError(error: unknown): void {
-  if (!endsSession(error)) return;
-  // Nothing read under the old session stays on screen or in memory.
-  queryClient.clear();
-  signOut(SESSION_ENDED);
+  if (endsSession(error)) endSession(SESSION_ENDED);
+  // Refused for lack of rights: an owner may have changed this user's role since sign-in, so the
+  // navigation and buttons follow the role the server has now.
+  else if (refusedForRole(error) && currentSession()?.user) refreshSession().catch(() => undefined);
 }
 
 const queryClient = new QueryClient({
@@ -22,6 +21,11 @@ const queryClient = new QueryClient({
   },
 });
 
+// Nothing read under a session stays on screen or in memory once it ends.
+subscribe(() => {
+  if (!currentSession()) queryClient.clear();
+});
+
 const root = document.getElementById('app');
 if (root)
   render(
@@ -30,3 +34,5 @@ if (root)
     </QueryClientProvider>,
     root,
   );
+// A session cookie the browser still holds (a reload) signs in again.
+void restore();

@@ -4,10 +4,14 @@
 import { PurseError } from './errors.js';
 import { pager, type QueryValue, queryString } from './pager.js';
 import type {
+  ApiKeys,
+  AuditEvents,
   BalanceTransactions,
+  CheckoutSessions,
   CollectionPath,
   Crud,
   Events,
+  PaymentLinks,
   Payments,
   Retrievable,
   Sandbox,
@@ -57,12 +61,25 @@ function fillPath(template: string, values: Record<string, string> = {}): string
   });
 }
 
+const FORMS = 'new Purse({ baseUrl, clientId, clientSecret }) or new Purse({ baseUrl, accessToken })';
+
+/** Refuses options a JavaScript caller (no compiler to stop it) got wrong, before any request. */
 function checkOptions(options: PurseOptions): void {
-  if (!options || typeof options.baseUrl !== 'string') {
-    throw new TypeError('new Purse({ baseUrl, clientId, clientSecret }): baseUrl is required');
+  if (!options || typeof options.baseUrl !== 'string') throw new TypeError(`${FORMS}: baseUrl is required`);
+  const loose = options as { clientId?: unknown; clientSecret?: unknown; accessToken?: unknown };
+  const credentials = loose.clientId !== undefined || loose.clientSecret !== undefined;
+  const token = loose.accessToken !== undefined;
+  if (credentials && token) {
+    throw new TypeError(`${FORMS}: give clientId and clientSecret, or accessToken, not both`);
   }
-  if (typeof options.clientId !== 'string' || typeof options.clientSecret !== 'string') {
-    throw new TypeError('new Purse({ baseUrl, clientId, clientSecret }): clientId and clientSecret are required');
+  if (token) {
+    if (typeof loose.accessToken !== 'function') {
+      throw new TypeError(`${FORMS}: accessToken must be a function that returns a Promise of the token`);
+    }
+    return;
+  }
+  if (typeof loose.clientId !== 'string' || typeof loose.clientSecret !== 'string') {
+    throw new TypeError(`${FORMS}: clientId and clientSecret are required (two strings), or else accessToken`);
   }
 }
 
@@ -74,6 +91,10 @@ export class Purse {
   readonly payouts: Crud<'/v1/payouts', '/v1/payouts/{id}'>;
   readonly transfers: Crud<'/v1/transfers', '/v1/transfers/{id}'>;
   readonly wallets: Wallets;
+  /** Hosted checkout: send the payer to a session's url; the card never reaches your server. */
+  readonly checkoutSessions: CheckoutSessions;
+  /** Reusable links (and QR codes): each visit opens a checkout session. */
+  readonly paymentLinks: PaymentLinks;
   readonly merchant: Retrievable<Merchant>;
   readonly balance: Retrievable<Balance>;
   readonly balanceTransactions: BalanceTransactions;
@@ -82,6 +103,8 @@ export class Purse {
   /** The merchant's default secret, which signs deliveries to a payment's or top-up's callback_url. */
   readonly webhookSecret: WebhookSecret;
   readonly sandbox: Sandbox;
+  readonly apiKeys: ApiKeys;
+  readonly auditEvents: AuditEvents;
 
   constructor(options: PurseOptions) {
     checkOptions(options);
@@ -95,6 +118,14 @@ export class Purse {
     this.refunds = this.#crud('/v1/refunds', '/v1/refunds/{id}');
     this.payouts = this.#crud('/v1/payouts', '/v1/payouts/{id}');
     this.transfers = this.#crud('/v1/transfers', '/v1/transfers/{id}');
+    this.checkoutSessions = {
+      ...this.#crud('/v1/checkout_sessions', '/v1/checkout_sessions/{id}'),
+      expire: (id) => this.#call('post', '/v1/checkout_sessions/{id}/expire', { path: { id } }),
+    };
+    this.paymentLinks = {
+      ...this.#crud('/v1/payment_links', '/v1/payment_links/{id}'),
+      update: (id, params) => this.#call('patch', '/v1/payment_links/{id}', { path: { id }, body: params }),
+    };
     this.wallets = {
       ...this.#crud('/v1/wallets', '/v1/wallets/{id}'),
       freeze: (id) => this.#call('post', '/v1/wallets/{id}/freeze', { path: { id } }),
@@ -119,6 +150,14 @@ export class Purse {
       retrieve: () => this.#call('get', '/v1/webhook_secret', {}),
       rotate: () => this.#call('post', '/v1/webhook_secret/rotate', {}),
     };
+    this.apiKeys = {
+      create: (params) => this.#call('post', '/v1/api_keys', { body: params }),
+      retrieve: (id) => this.#call('get', '/v1/api_keys/{id}', { path: { id } }),
+      list: (params = {}) => this.#list('/v1/api_keys', params),
+      roll: (id, params) => this.#call('post', '/v1/api_keys/{id}/roll', { path: { id }, ...(params ? { body: params } : {}) }),
+      revoke: (id) => this.#call('delete', '/v1/api_keys/{id}', { path: { id } }),
+    };
+    this.auditEvents = { list: (params = {}) => this.#list('/v1/audit_events', params) };
     this.sandbox = {
       payments: this.#sandbox('/v1/sandbox/payments/{id}/succeed', '/v1/sandbox/payments/{id}/fail'),
       topups: this.#sandbox('/v1/sandbox/topups/{id}/succeed', '/v1/sandbox/topups/{id}/fail'),

@@ -70,13 +70,18 @@ export function errorFromAnswer(status: number, body: unknown, headers: Headers)
   });
 }
 
-/** fetch threw: nothing reached Purse, or its answer was lost, or the attempt timed out. */
-export function networkError(error: unknown): PurseError {
+/**
+ * fetch threw: nothing reached Purse, or its answer was lost, or the attempt timed out. The message
+ * names where the client looked (its baseUrl): a Purse on another port is the usual cause.
+ */
+export function networkError(error: unknown, baseUrl: string): PurseError {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } } | null;
   const reason = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
   const timeout = e?.name === 'TimeoutError';
   return new PurseError({
-    message: timeout ? 'The request timed out.' : `The request did not reach Purse or its answer was lost (${reason}).`,
+    message: timeout
+      ? `The request to Purse at ${baseUrl} timed out.`
+      : `The request did not reach Purse at ${baseUrl}, or its answer was lost (${reason}): is Purse running there? (baseUrl sets where the client looks.)`,
     status: null,
     type: 'network_error',
     code: timeout ? 'timeout' : 'network_error',

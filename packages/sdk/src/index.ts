@@ -6,10 +6,15 @@ export { Purse } from './client.js';
 export { PurseError, type PurseErrorFields } from './errors.js';
 export type * from './resources.js';
 export {
+  type AccessTokenOptions,
   type Answer,
   type Balance,
   type BalanceTransaction,
   type CardMethod,
+  type CheckoutSession,
+  type ClientCredentialsOptions,
+  type CreateCheckoutSessionParams,
+  type CreatePaymentLinkParams,
   type CreatePaymentParams,
   type CreatePayoutParams,
   type CreateRefundParams,
@@ -29,6 +34,7 @@ export {
   type PageIterator,
   type PathOf,
   type Payment,
+  type PaymentLink,
   type PaymentMethodInput,
   type Payout,
   type PayoutDestinationInput,

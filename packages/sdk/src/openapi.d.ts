@@ -71,8 +71,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
-         * @description Ready when the database answers. With PURSE_REDIS_URL, an unreachable Redis does not make the service unready: limits are then counted per process, and `limits` says so.
+         * Readiness: a writable primary answers
+         * @description Ready when the database answers and takes writes (not a standby, not read-only: during a failover, 503 until the new primary answers). `database` names the node that answered and how many synchronous standbys it has. With PURSE_REDIS_URL, an unreachable Redis does not make the service unready: limits are then counted per process, and `limits` says so.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -115,6 +115,228 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the dashboard with email and password
+         * @description Sets the HttpOnly, SameSite=Strict session cookie `purse_session` (Path=/dashboard; Secure over HTTPS) with a new value, and answers the session's CSRF token. A wrong email, a wrong password, a removed user and one that has not accepted its invitation all answer the same 401 sign_in_failed, in the same time. After 5 failures for one email from one address within 15 minutes (fixed windows), 429 rate_limited with Retry-After; the per-address limit of failed requests (PURSE_ADDRESS_FAILURE_LIMIT per minute) applies too. Failures from other addresses never block an account. Live and sandbox merchants' users sign in alike. Cross-site requests are refused (403 csrf_token_invalid).
+         */
+        post: operations["dashboardSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/sign-in/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete sign-in with a TOTP code or a recovery code
+         * @description A code whose 30-second step was already used by this user (or an older one) is refused; a recovery code works once. The session gets a new cookie value and CSRF token, and lives PURSE_SESSION_ABSOLUTE_S from now. Failures are throttled like sign-in. After 5 failures for one email from one address within 15 minutes (fixed windows), 429 rate_limited with Retry-After; the per-address limit of failed requests (PURSE_ADDRESS_FAILURE_LIMIT per minute) applies too. Failures from other addresses never block an account.
+         */
+        post: operations["dashboardSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: set the password and activate the user
+         * @description The token is the part of the invitation link after `#`. It works once, for 72 hours; then sign in (owners and admins enrol TOTP next).
+         */
+        post: operations["dashboardAcceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current session: its state, CSRF token, user, merchant and ends
+         * @description Sessions end after PURSE_SESSION_IDLE_S (default 1800) without a request and PURSE_SESSION_ABSOLUTE_S (default 43200) after sign-in; a session waiting for its second factor or TOTP enrolment lives at most 600 s. Activity is written at most once a minute.
+         */
+        get: operations["dashboardSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An access token bound to the session, for /v1
+         * @description Use it as a Bearer token on /v1. Its rights are the user’s role’s, judged at each use (cached at most 2 s): a role change, the user’s removal, sign-out, expiry or a password change stop it within 5 s. It lives min(600 s, the session’s remaining absolute life); each use counts as activity of the session.
+         */
+        post: operations["dashboardSessionToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out: the session and its tokens end, the cookie is cleared */
+        post: operations["dashboardSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/totp/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start TOTP enrolment: a new secret, as base32 text and an otpauth:// URI
+         * @description RFC 6238: SHA-1, 6 digits, 30 s. The secret is kept encrypted and pending until confirmed; enrolling again replaces a pending one.
+         */
+        post: operations["dashboardTotpEnrol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm TOTP with a first code: recovery codes, shown once
+         * @description Ten recovery codes (xxxx-xxxx-xxxx, lowercase base32), each usable once instead of a code; only their keyed hashes are kept. The session becomes active with a new cookie value and CSRF token. A wrong code: 400 parameter_invalid (param code).
+         */
+        post: operations["dashboardTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password: every other session of the user ends
+         * @description This session gets a new cookie value and CSRF token; every other session of the user, and their tokens, end. A wrong current password: 400 parameter_invalid (param current_password), throttled like sign-in. After 5 failures for one email from one address within 15 minutes (fixed windows), 429 rate_limited with Retry-After; the per-address limit of failed requests (PURSE_ADDRESS_FAILURE_LIMIT per minute) applies too. Failures from other addresses never block an account.
+         */
+        post: operations["dashboardChangePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the merchant's users (removed ones excluded); owners only */
+        get: operations["dashboardListUsers"];
+        put?: never;
+        /**
+         * Invite a user: a one-time link, valid 72 hours; owners only
+         * @description The link is `<base>/dashboard/invitation#<token>` (PURSE_PUBLIC_URL, else this request’s origin), shown once. An email already used by a user that is not removed, of any merchant: 409 user_exists (one message, whichever merchant).
+         */
+        post: operations["dashboardInviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user: its sessions and tokens end; owners only
+         * @description The user stays in the audit log; its email is free again.
+         */
+        delete: operations["dashboardRemoveUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role; owners only
+         * @description Takes effect on the user’s sessions and session tokens within 5 s.
+         */
+        patch: operations["dashboardChangeUserRole"];
         trace?: never;
     };
     "/provider-callbacks/{provider}": {
@@ -509,6 +731,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checkout_sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List checkout sessions, newest first */
+        get: operations["listCheckoutSessions"];
+        put?: never;
+        /**
+         * Open a hosted checkout session
+         * @description Send the payer to `url`: a page Purse hosts, where the payer pays by card (3-D Secure included) or mobile money; the card goes only to Purse. Each attempt is a payment of the merchant whose reference is the session's plus `/attempt-N`; after 5 failed attempts the session expires. The session completes from the payment's server-side state (never from the browser), with checkout_session.completed; the browser then goes to success_url with ?session_id=…. `reference` rules are those of payments, scoped to checkout sessions.
+         */
+        post: operations["createCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout_sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a checkout session */
+        get: operations["getCheckoutSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout_sessions/{id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire an open checkout session
+         * @description No body (or an empty JSON object). The page stops taking payments; checkout_session.expired is sent. An expired session answers as it is. A complete session, or one whose payment is still under way (mobile money waiting for the payer, 3-D Secure), is 409 checkout_session_invalid_state: that payment decides first.
+         */
+        post: operations["expireCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payment links, newest first */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a reusable payment link
+         * @description A URL to share (a QR code, a message): each visit opens a fresh checkout session for `amount`, or for the amount the payer types when `amount` is null. Payment links take no `reference` (each session gets one naming the link); creating twice makes two links.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment_links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a payment link */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn a payment link on or off */
+        patch: operations["updatePaymentLink"];
+        trace?: never;
+    };
     "/v1/balance_transactions": {
         parameters: {
             query?: never;
@@ -883,6 +1202,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the merchant's API keys, newest first (revoked ones included) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key with a name and scopes; its client_secret is shown in this answer only
+         * @description Exchange the client_id and client_secret at POST /oauth/token as with any client credential: the token carries the key's scopes, and a route outside them answers 403 insufficient_scope. Needs scope all, or a developer's dashboard session token, which creates, rolls and revokes only keys within its own scopes (else 403 insufficient_scope).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an API key */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key: its secret and its tokens stop working within 5 s on every process
+         * @description The key stays listed with status revoked. Revoking it again answers the same.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api_keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an API key a new secret (shown once); the old one may keep working for an overlap
+         * @description Without overlap_seconds the old secret and every token issued with it stop at once (within 5 s on every process); with it they stop when the overlap ends. A revoked key cannot be rolled (409 invalid_state).
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's audit log, newest first
+         * @description Security-relevant acts (keys, webhook endpoints, refunds, payouts, wallet freezes, the operator’s changes to the merchant), each written in the same transaction as the act and chained by hash (`purse audit verify`). Scope all.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -933,6 +1334,19 @@ export interface components {
         OAuthError: {
             error: "invalid_request" | "unsupported_grant_type" | "invalid_client" | "too_many_requests";
             error_description: string;
+        };
+        User: {
+            /** @example usr_01jd6x8v1ffq8v2k3m4n5p6q7r */
+            id: string;
+            /** @enum {string} */
+            object: "user";
+            email: string;
+            /** @description owner (everything, users and keys), admin (everything but users), developer (keys, webhooks, read), support (read, refund), viewer (read only). */
+            role: "owner" | "admin" | "developer" | "support" | "viewer";
+            status: "invited" | "active";
+            totp_enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
         };
         Merchant: {
             /** @example mer_01jd6x8v1ffq8v2k3m4n5p6q7r */
@@ -1110,7 +1524,7 @@ export interface components {
             updated_at: string;
             completed_at: string | null;
             expires_at: string | null;
-            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. */
+            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. One exception moves money: a refund that succeeded and then failed (the payer never got it) stays succeeded, and its amount comes back to the available balance and to the payment's refundable amount, once, in the same write that keeps the late outcome. */
             late_outcome: {
                 status: "succeeded" | "failed";
                 provider_reference: string | null;
@@ -1144,7 +1558,7 @@ export interface components {
                 redirect_to_url: {
                     /** @description A Purse URL: send the payer's browser there to complete 3-D Secure. */
                     url: string;
-                    /** @description Where Purse sends the browser afterwards, with ?payment_id=… */
+                    /** @description Where Purse sends the browser afterwards, with ?payment_id=… (a top-up: ?topup_id=…). */
                     return_url: string | null;
                 };
                 /**
@@ -1191,7 +1605,7 @@ export interface components {
             updated_at: string;
             completed_at: string | null;
             expires_at: string | null;
-            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. */
+            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. One exception moves money: a refund that succeeded and then failed (the payer never got it) stays succeeded, and its amount comes back to the available balance and to the payment's refundable amount, once, in the same write that keeps the late outcome. */
             late_outcome: {
                 status: "succeeded" | "failed";
                 provider_reference: string | null;
@@ -1202,6 +1616,22 @@ export interface components {
             } | null;
             wallet_id: string;
             source: components["schemas"]["PaymentMethodView"];
+            /** @description What the payer must do; null unless status is requires_action. */
+            next_action: {
+                /** @enum {string} */
+                type: "redirect_to_url";
+                redirect_to_url: {
+                    /** @description A Purse URL: send the payer's browser there to complete 3-D Secure. */
+                    url: string;
+                    /** @description Where Purse sends the browser afterwards, with ?payment_id=… (a top-up: ?topup_id=…). */
+                    return_url: string | null;
+                };
+                /**
+                 * Format: date-time
+                 * @description An unfinished challenge fails authentication_failed then.
+                 */
+                expires_at: string;
+            } | null;
         };
         /** @description Where the money goes; a refund mirrors the means of its payment. */
         Destination: {
@@ -1243,7 +1673,7 @@ export interface components {
                 [key: string]: string;
             };
             callback_url: string | null;
-            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. */
+            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. One exception moves money: a refund that succeeded and then failed (the payer never got it) stays succeeded, and its amount comes back to the available balance and to the payment's refundable amount, once, in the same write that keeps the late outcome. */
             late_outcome: {
                 status: "succeeded" | "failed";
                 provider_reference: string | null;
@@ -1282,7 +1712,7 @@ export interface components {
                 [key: string]: string;
             };
             callback_url: string | null;
-            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. */
+            /** @description A provider outcome that arrived after this object became final. It was never applied: status, amount and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` is set only when status is failed. One exception moves money: a refund that succeeded and then failed (the payer never got it) stays succeeded, and its amount comes back to the available balance and to the payment's refundable amount, once, in the same write that keeps the late outcome. */
             late_outcome: {
                 status: "succeeded" | "failed";
                 provider_reference: string | null;
@@ -1322,6 +1752,59 @@ export interface components {
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
+        };
+        CheckoutSession: {
+            /** @example cs_01jd6x8v1ffq8v2k3m4n5p6q7r */
+            id: string;
+            /** @enum {string} */
+            object: "checkout_session";
+            reference: string;
+            status: "open" | "complete" | "expired";
+            /** @description From the payment that completed the session: paid (succeeded), authorized (requires_capture), else unpaid. */
+            payment_status: "unpaid" | "authorized" | "paid";
+            /** @description The hosted page (/pay/…): send the payer there. Its token is unguessable and names nothing. */
+            url: string;
+            amount: string;
+            currency: string;
+            payment_method_types: string[];
+            capture_method: string;
+            success_url: string | null;
+            cancel_url: string | null;
+            payment_id: string | null;
+            payment_link: string | null;
+            customer: {
+                [key: string]: string;
+            } | null;
+            description: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description When it became complete or expired. */
+            completed_at: string | null;
+        };
+        PaymentLink: {
+            /** @example plink_01jd6x8v1ffq8v2k3m4n5p6q7r */
+            id: string;
+            /** @enum {string} */
+            object: "payment_link";
+            /** @description Share it (or its QR code): each visit opens a fresh checkout session. */
+            url: string;
+            amount: string | null;
+            currency: string;
+            description: string;
+            payment_method_types: string[];
+            after_completion_url: string | null;
+            active: boolean;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         BalanceTransaction: {
             /** @example len_01jd6x8v1ffq8v2k3m4n5p6q7r */
@@ -1411,6 +1894,54 @@ export interface components {
             updated_at: string;
             /** @description whsec_…: only in the create and rotate_secret answers. */
             secret?: string;
+        };
+        ApiKey: {
+            /** @example key_01jd6x8v1ffq8v2k3m4n5p6q7r */
+            id: string;
+            /** @enum {string} */
+            object: "api_key";
+            name: string;
+            /** @description The client_id to send to POST /oauth/token with this key’s secret. */
+            client_id: string;
+            scopes: string[];
+            status: "active" | "revoked";
+            livemode: boolean;
+            /** @description After a roll with an overlap: until when the previous secret (and its tokens) still work. */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            revoked_at: string | null;
+            /** @description Only in the create and roll answers: shown once, stored only as a hash. */
+            client_secret?: string;
+        };
+        AuditEvent: {
+            /** @example aud_01jd6x8v1ffq8v2k3m4n5p6q7r */
+            id: string;
+            /** @enum {string} */
+            object: "audit_event";
+            /**
+             * @example api_key.created
+             * @example refund.created
+             * @example merchant.secret_rotated
+             */
+            action: string;
+            actor: {
+                type: "user" | "api_key" | "operator";
+                id: string | null;
+                email?: string;
+            };
+            target: {
+                type: string;
+                id: string;
+            };
+            ip_address: string | null;
+            user_agent: string | null;
+            request_id: string | null;
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: never;
@@ -1544,6 +2075,23 @@ export interface operations {
                         status: string;
                         /** @description Where rate limits and failure throttles are counted: "shared through Redis", "per process", or "per process (Redis unreachable: …)". */
                         limits: string;
+                        /** @description The database as this process sees it. */
+                        database: {
+                            /** @description The node answering takes writes: not in recovery, not read-only. */
+                            writable: boolean;
+                            /** @description The node the connections reach, through HAProxy: the primary when writable. */
+                            primary: {
+                                /** @description The address the node answers on (inet_server_addr); null on a socket or the embedded database. */
+                                address: string | null;
+                                port: number | null;
+                                /** @description The cluster it belongs to (pg_control_system): the same on every node of one Patroni cluster. */
+                                system_identifier: string;
+                                /** @description Its timeline: one more after each promotion. */
+                                timeline: number;
+                            };
+                            /** @description Standbys replicating synchronously (pg_stat_replication sync_state sync or quorum): 0 means an acknowledged write is on one node only. Null when the role may not read pg_stat_replication (grant pg_monitor). */
+                            synchronous_standbys: number | null;
+                        };
                     };
                 };
             };
@@ -1596,6 +2144,835 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+    };
+    dashboardSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Compared without regard to case; an email belongs to at most one user that is not removed, across all merchants.
+                     * @example ada@shop.example
+                     */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description active; second_factor_required (TOTP on: POST /dashboard/api/sign-in/second-factor next); enrolment_required (owner or admin without TOTP: the session can only enrol TOTP, read the session and sign out). */
+                        state: "active" | "second_factor_required" | "enrolment_required";
+                        /** @description Send it as the X-CSRF-Token header with every POST, PATCH and DELETE of this session. */
+                        csrf_token: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid or parameter_unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description sign_in_failed: wrong email or password, or the user is not active. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Either a TOTP code or a recovery code. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app. */
+                    code: string;
+                } | {
+                    /** @description An unused recovery code, xxxx-xxxx-xxxx. */
+                    recovery_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "active";
+                        /** @description Send it as the X-CSRF-Token header with every POST, PATCH and DELETE of this session. */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid or parameter_unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description second_factor_invalid (wrong, expired or used code), or session_invalid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict; see the code. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardAcceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The part after # in the invitation link. */
+                    token: string;
+                    /** @description 12 to 200 characters, no control characters, no composition rules. Stored as an argon2id hash. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            /** @description invitation_invalid (used, expired or unknown), or invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description active; second_factor_required (TOTP on: POST /dashboard/api/sign-in/second-factor next); enrolment_required (owner or admin without TOTP: the session can only enrol TOTP, read the session and sign out). */
+                        state: "active" | "second_factor_required" | "enrolment_required";
+                        /** @description Send it as the X-CSRF-Token header with every POST, PATCH and DELETE of this session. */
+                        csrf_token: string;
+                        user: components["schemas"]["User"];
+                        merchant: {
+                            id: string;
+                            name: string;
+                            livemode: boolean;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description The absolute end (PURSE_SESSION_ABSOLUTE_S after sign-in).
+                         */
+                        expires_at: string;
+                        /**
+                         * Format: date-time
+                         * @description The end if no request comes before (PURSE_SESSION_IDLE_S).
+                         */
+                        idle_expires_at: string;
+                    };
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardSessionToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @example 600 */
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardTotpEnrol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The TOTP secret, base32, to type into an authenticator app. */
+                        secret: string;
+                        /** @description otpauth://totp/Purse:<email>?secret=…&issuer=Purse&algorithm=SHA1&digits=6&period=30 */
+                        otpauth_uri: string;
+                    };
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description totp_already_enabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Ten codes, shown once, each usable once. */
+                        recovery_codes: string[];
+                        /** @description Send it as the X-CSRF-Token header with every POST, PATCH and DELETE of this session. */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid or parameter_unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description totp_already_enabled, or invalid_state (no enrolment under way). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardChangePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    /** @description 12 to 200 characters, no control characters, no composition rules. Stored as an argon2id hash. */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send it as the X-CSRF-Token header with every POST, PATCH and DELETE of this session. */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid or parameter_unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid (missing or wrong X-CSRF-Token, or a cross-site request), or session_incomplete (the second factor or TOTP enrolment comes first). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["User"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid, session_incomplete, or insufficient_role (only owners manage users). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardInviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Compared without regard to case; an email belongs to at most one user that is not removed, across all merchants.
+                     * @example ada@shop.example
+                     */
+                    email: string;
+                    /** @description owner (everything, users and keys), admin (everything but users), developer (keys, webhooks, read), support (read, refund), viewer (read only). */
+                    role: "owner" | "admin" | "developer" | "support" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                        /** @description <base>/dashboard/invitation#<token>: shown once, works once, for 72 hours. */
+                        invitation_url: string;
+                        /** Format: date-time */
+                        invitation_expires_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid or parameter_unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid, session_incomplete, or insufficient_role (only owners manage users). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description user_exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRemoveUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid, session_incomplete, or insufficient_role (only owners manage users). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown user, or a user of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description last_owner: the merchant’s last active owner cannot be demoted or removed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardChangeUserRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description owner (everything, users and keys), admin (everything but users), developer (keys, webhooks, read), support (read, refund), viewer (read only). */
+                    role: "owner" | "admin" | "developer" | "support" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid or parameter_unknown. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_invalid: no live session (signed out, expired, revoked); the cookie is cleared. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_token_invalid, session_incomplete, or insufficient_role (only owners manage users). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown user, or a user of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description last_owner: the merchant’s last active owner cannot be demoted or removed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1805,6 +3182,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited; see Retry-After and RateLimit-*. */
             429: {
                 headers: {
@@ -1857,6 +3243,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1963,6 +3358,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description reference_conflict (with existing_id) or invalid_state. */
             409: {
                 headers: {
@@ -2032,6 +3436,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2109,6 +3522,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -2160,6 +3582,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2225,6 +3656,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -2274,6 +3714,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2341,6 +3790,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2456,6 +3914,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description reference_conflict (with existing_id) or invalid_state. */
             409: {
                 headers: {
@@ -2541,6 +4008,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -2602,6 +4078,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2694,6 +4179,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2804,6 +4298,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited; see Retry-After and RateLimit-*. */
             429: {
                 headers: {
@@ -2875,6 +4378,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Cards: where Purse sends the payer's browser after 3-D Secure, with ?topup_id=… (absolute http(s) URL). */
+                    return_url?: string;
                 };
             };
         };
@@ -2908,6 +4413,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3000,6 +4514,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -3070,6 +4593,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3174,6 +4706,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description reference_conflict (with existing_id) or invalid_state. */
             409: {
                 headers: {
@@ -3259,6 +4800,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -3327,6 +4877,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3443,6 +5002,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description reference_conflict (with existing_id) or invalid_state. */
             409: {
                 headers: {
@@ -3528,6 +5096,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -3597,6 +5174,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3713,6 +5299,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description reference_conflict (with existing_id) or invalid_state. */
             409: {
                 headers: {
@@ -3798,8 +5393,752 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCheckoutSessions: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100; default 10. */
+                limit?: string;
+                /** @description An id: the page after it (older objects). */
+                starting_after?: string;
+                /** @description An id: the page before it (newer objects). */
+                ending_before?: string;
+                reference?: string;
+                status?: "open" | "complete" | "expired";
+                /** @description Sessions opened from this payment link. */
+                payment_link?: string;
+                /** @description RFC 3339 time: created at or after. */
+                created_gte?: string;
+                /** @description RFC 3339 time: created at or before. */
+                created_lte?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["CheckoutSession"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "order-1001",
+                 *       "amount": "1500.00",
+                 *       "currency": "KES",
+                 *       "success_url": "https://shop.example/paid",
+                 *       "cancel_url": "https://shop.example/cart",
+                 *       "description": "Order 1001"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Unique per merchant among checkout sessions (same rules as payments). Each attempt is a payment whose reference is this one plus `/attempt-N`, hence at most 116 characters.
+                     * @example order-1001
+                     */
+                    reference: string;
+                    /**
+                     * @description Decimal string of major units, > 0, at most the currency's minor digits ("1500" UGX, "10.50" KES).
+                     * @example 1500.00
+                     */
+                    amount: string;
+                    /**
+                     * @description Upper-case ISO 4217 code.
+                     * @example KES
+                     */
+                    currency: string;
+                    /** @description What the payer may choose on the page; ["card", "mobile_money"] when absent. */
+                    payment_method_types?: ("card" | "mobile_money")[];
+                    /** @description Cards only: manual needs payment_method_types ["card"]. */
+                    capture_method?: "automatic" | "manual";
+                    /** @description Where the browser goes once the session is complete, with ?session_id=cs_… (absolute http(s) URL). */
+                    success_url: string;
+                    /** @description Where the page's "Cancel" link goes (absolute http(s) URL). */
+                    cancel_url: string;
+                    customer?: {
+                        name?: string;
+                        email?: string;
+                        /**
+                         * @description E.164, e.g. +254712345678.
+                         * @example +254712345678
+                         */
+                        phone_number?: string;
+                    };
+                    description?: string;
+                    /**
+                     * @description Up to 50 string keys (≤ 40 chars) with string values (≤ 500 chars).
+                     * @example {
+                     *       "order_id": "1001"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Seconds until the session expires: 300 to 86400, 3600 by default. */
+                    expires_in?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The same reference with the same request: the existing object in its current state (Idempotent-Replayed: true). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description Created: the session is open. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reference_conflict (with existing_id) or invalid_state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database is unreachable; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    expireCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description checkout_session_invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100; default 10. */
+                limit?: string;
+                /** @description An id: the page after it (older objects). */
+                starting_after?: string;
+                /** @description An id: the page before it (newer objects). */
+                ending_before?: string;
+                active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["PaymentLink"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "2500.00",
+                 *       "currency": "KES",
+                 *       "description": "Yoga class, 10 sessions",
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    amount?: string | null;
+                    /**
+                     * @description Upper-case ISO 4217 code.
+                     * @example KES
+                     */
+                    currency: string;
+                    /** @description What the payer buys: shown on the page. */
+                    description: string;
+                    /** @description What the payer may choose on the page; ["card", "mobile_money"] when absent. */
+                    payment_method_types?: ("card" | "mobile_money")[];
+                    /** @description Where the payer goes once paid, with ?session_id=…; null: Purse shows its receipt. */
+                    after_completion_url?: string | null;
+                    /** @description Whether the link takes payments; true when absent. */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. Business failures (declined card, empty wallet) are 201 with status "failed" and a failure code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database is unreachable; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false: the link shows "no longer active" and opens no session. */
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3874,6 +6213,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited; see Retry-After and RateLimit-*. */
             429: {
                 headers: {
@@ -3916,6 +6264,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3996,6 +6353,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4056,6 +6422,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4136,6 +6511,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4196,6 +6580,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4276,6 +6669,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4336,6 +6738,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4416,6 +6827,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4454,7 +6874,7 @@ export interface operations {
                 starting_after?: string;
                 /** @description An id: the page before it (newer objects). */
                 ending_before?: string;
-                type?: "payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test";
+                type?: "payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "checkout_session.completed" | "checkout_session.expired" | "webhook_endpoint.test";
                 /** @description Only the events of this payment or top-up. */
                 object_id?: string;
             };
@@ -4496,6 +6916,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited; see Retry-After and RateLimit-*. */
             429: {
                 headers: {
@@ -4529,6 +6958,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4590,6 +7028,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4637,6 +7084,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4712,6 +7168,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited; see Retry-After and RateLimit-*. */
             429: {
                 headers: {
@@ -4736,7 +7201,7 @@ export interface operations {
                     /** @description Absolute http(s) URL without credentials; its host must resolve to a public address. */
                     url: string;
                     /** @description Event types to receive; absent or ["*"]: all. An empty list is refused (400). */
-                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
+                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "checkout_session.completed" | "checkout_session.expired" | "webhook_endpoint.test" | "*")[];
                     description?: string;
                 };
             };
@@ -4762,6 +7227,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4827,6 +7301,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4882,6 +7365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -4917,7 +7409,7 @@ export interface operations {
                     /** @description Absolute http(s) URL without credentials; its host must resolve to a public address. */
                     url?: string;
                     /** @description Event types to receive; absent or ["*"]: all. An empty list is refused (400). */
-                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "webhook_endpoint.test" | "*")[];
+                    events?: ("payment.created" | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "topup.created" | "topup.succeeded" | "topup.failed" | "payment.late_outcome" | "topup.late_outcome" | "transfer.succeeded" | "transfer.failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "refund.late_outcome" | "payout.created" | "payout.succeeded" | "payout.failed" | "payout.late_outcome" | "checkout_session.completed" | "checkout_session.expired" | "webhook_endpoint.test" | "*")[];
                     description?: string | null;
                     /** @description "enabled" brings back an endpoint disabled by a 410 answer; "disabled" pauses deliveries. */
                     status?: "enabled" | "disabled";
@@ -4945,6 +7437,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5019,6 +7520,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
             404: {
                 headers: {
@@ -5070,6 +7580,15 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5129,6 +7648,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited; see Retry-After and RateLimit-*. */
             429: {
                 headers: {
@@ -5165,6 +7693,473 @@ export interface operations {
             };
             /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100; default 10. */
+                limit?: string;
+                /** @description An id: the page after it (older objects). */
+                starting_after?: string;
+                /** @description An id: the page before it (newer objects). */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["ApiKey"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("payments:read" | "payments:write" | "refunds:write" | "payouts:write" | "wallets:read" | "wallets:write" | "webhooks:write" | "all")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reference_conflict (with existing_id) or invalid_state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reference_conflict (with existing_id) or invalid_state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the previous secret and its tokens keep working (default 0: they stop now). At most 7 days. */
+                    overlap_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource_not_found: unknown id, or an id of another merchant (identical body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reference_conflict (with existing_id) or invalid_state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited; see Retry-After and RateLimit-*. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100; default 10. */
+                limit?: string;
+                /** @description An id: the page after it (older objects). */
+                starting_after?: string;
+                /** @description An id: the page before it (newer objects). */
+                ending_before?: string;
+                action?: string;
+                actor_id?: string;
+                /** @description RFC 3339 time: created at or after. */
+                created_gte?: string;
+                /** @description RFC 3339 time: created at or before. */
+                created_lte?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["AuditEvent"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description token_missing, token_invalid or token_expired; see WWW-Authenticate. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…"). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

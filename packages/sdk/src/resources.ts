@@ -3,6 +3,7 @@
 // document has, with the bodies they take.
 import type {
   Answer,
+  CheckoutSession,
   Event,
   ItemOf,
   ListParams,
@@ -10,6 +11,7 @@ import type {
   PageIterator,
   PathOf,
   Payment,
+  PaymentLink,
   RequestBody,
   Wallet,
   WalletTransaction,
@@ -39,6 +41,16 @@ export interface Payments extends Crud<'/v1/payments', '/v1/payments/{id}'> {
   cancel(id: string, params?: RequestBody<'/v1/payments/{id}/cancel', 'post'>): Promise<Payment>;
 }
 
+export interface CheckoutSessions extends Crud<'/v1/checkout_sessions', '/v1/checkout_sessions/{id}'> {
+  /** Ends an open session: its page stops taking payments (409 while a payment of it is under way). */
+  expire(id: string): Promise<CheckoutSession>;
+}
+
+export interface PaymentLinks extends Crud<'/v1/payment_links', '/v1/payment_links/{id}'> {
+  /** Turns a link on or off. */
+  update(id: string, params: RequestBody<'/v1/payment_links/{id}', 'patch'>): Promise<PaymentLink>;
+}
+
 export interface Wallets extends Crud<'/v1/wallets', '/v1/wallets/{id}'> {
   freeze(id: string): Promise<Wallet>;
   unfreeze(id: string): Promise<Wallet>;
@@ -51,6 +63,20 @@ export interface BalanceTransactions {
   list(params?: ListParams<'/v1/balance_transactions'>): PageIterator<ItemOf<'/v1/balance_transactions'>>;
   /** The statement as CSV text (Accept: text/csv): every line matching the filters, newest first. */
   csv(params?: StatementParams): Promise<string>;
+}
+
+/** The merchant's API keys (scope all): a key's client_secret is in the create and roll answers only. */
+export interface ApiKeys {
+  create(params: RequestBody<'/v1/api_keys', 'post'>): Promise<Answer<'/v1/api_keys', 'post'>>;
+  retrieve(id: string): Promise<Answer<'/v1/api_keys/{id}', 'get'>>;
+  list(params?: ListParams<'/v1/api_keys'>): PageIterator<ItemOf<'/v1/api_keys'>>;
+  roll(id: string, params?: RequestBody<'/v1/api_keys/{id}/roll', 'post'>): Promise<Answer<'/v1/api_keys/{id}/roll', 'post'>>;
+  revoke(id: string): Promise<Answer<'/v1/api_keys/{id}', 'delete'>>;
+}
+
+/** The merchant's audit log (scope all), newest first. */
+export interface AuditEvents {
+  list(params?: ListParams<'/v1/audit_events'>): PageIterator<ItemOf<'/v1/audit_events'>>;
 }
 
 export interface Events {

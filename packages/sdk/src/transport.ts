@@ -1,6 +1,7 @@
-// One HTTP exchange with Purse: the access token (fetched once, shared, renewed), retries with the
-// same bytes, and the answer read as JSON (or text) or turned into a PurseError.
-import { errorFromAnswer, networkError } from './errors.js';
+// One HTTP exchange with Purse: the access token (fetched once, or asked of the caller's function;
+// shared, renewed), retries with the same bytes, and the answer read as JSON (or text) or turned
+// into a PurseError.
+import { errorFromAnswer, networkError, PurseError } from './errors.js';
 import type { PurseOptions } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -48,8 +49,8 @@ export interface Exchange {
 
 export class Transport {
   readonly #baseUrl: string;
-  readonly #clientId: string;
-  readonly #clientSecret: string;
+  /** Where a token comes from: the client credentials exchanged at /oauth/token, or the caller's function. */
+  readonly #source: { clientId: string; clientSecret: string } | (() => Promise<string>);
   readonly #maxRetries: number;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
@@ -58,8 +59,8 @@ export class Transport {
 
   constructor(options: PurseOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.#clientId = options.clientId;
-    this.#clientSecret = options.clientSecret;
+    this.#source =
+      options.accessToken !== undefined ? options.accessToken : { clientId: options.clientId, clientSecret: options.clientSecret };
     this.#maxRetries = options.maxRetries ?? 2;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -75,7 +76,9 @@ export class Transport {
   }
 
   async #fetchToken(): Promise<string> {
-    const payload = JSON.stringify({ grant_type: 'client_credentials', client_id: this.#clientId, client_secret: this.#clientSecret });
+    if (typeof this.#source === 'function') return this.#askToken(this.#source);
+    const { clientId, clientSecret } = this.#source;
+    const payload = JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
     const answer = (await this.send({ method: 'POST', target: '/oauth/token', payload, auth: false })) as {
       access_token: string;
       expires_in?: number;
@@ -83,6 +86,23 @@ export class Transport {
     const lifeMs = (Number(answer.expires_in) || 3600) * 1000;
     this.#token = { value: answer.access_token, renewAt: Date.now() + Math.max(lifeMs - RENEW_MARGIN_MS, lifeMs / 2) };
     return answer.access_token;
+  }
+
+  /**
+   * The caller's token: kept until Purse answers 401 (its life is the caller's to know), then asked
+   * for once more. Whatever the function throws reaches the call unchanged.
+   */
+  async #askToken(accessToken: () => Promise<string>): Promise<string> {
+    const value: unknown = await accessToken();
+    if (typeof value !== 'string' || value === '') {
+      throw new PurseError({
+        message: 'accessToken() must resolve to the access token, a non-empty string.',
+        type: 'authentication_error',
+        code: 'access_token_invalid',
+      });
+    }
+    this.#token = { value, renewAt: Number.POSITIVE_INFINITY };
+    return value;
   }
 
   /**
@@ -104,7 +124,7 @@ export class Transport {
           signal: AbortSignal.timeout(this.#timeoutMs),
         });
       } catch (error) {
-        if (attempt >= this.#maxRetries) throw networkError(error);
+        if (attempt >= this.#maxRetries) throw networkError(error, this.#baseUrl);
         await sleep(backoffMs(attempt));
         continue;
       }

@@ -51,6 +51,8 @@ export type Topup = Schemas['Topup'];
 export type Refund = Schemas['Refund'];
 export type Payout = Schemas['Payout'];
 export type Transfer = Schemas['Transfer'];
+export type CheckoutSession = Schemas['CheckoutSession'];
+export type PaymentLink = Schemas['PaymentLink'];
 export type Wallet = Schemas['Wallet'];
 export type WalletTransaction = Schemas['WalletTransaction'];
 export type Balance = Schemas['Balance'];
@@ -70,6 +72,8 @@ export type CreateTopupParams = RequestBody<'/v1/topups', 'post'>;
 export type CreateRefundParams = RequestBody<'/v1/refunds', 'post'>;
 export type CreatePayoutParams = RequestBody<'/v1/payouts', 'post'>;
 export type CreateTransferParams = RequestBody<'/v1/transfers', 'post'>;
+export type CreateCheckoutSessionParams = RequestBody<'/v1/checkout_sessions', 'post'>;
+export type CreatePaymentLinkParams = RequestBody<'/v1/payment_links', 'post'>;
 export type CreateWalletParams = RequestBody<'/v1/wallets', 'post'>;
 /** How a payment is paid: a card, mobile money or one of your wallets. */
 export type PaymentMethodInput = CreatePaymentParams['payment_method'];
@@ -87,11 +91,9 @@ export interface Page<T> {
 /** `await` it for the first page; `for await` over it for every item of every page, fetched as needed. */
 export interface PageIterator<T> extends AsyncIterable<T>, PromiseLike<Page<T>> {}
 
-export interface PurseOptions {
+interface PurseCommonOptions {
   /** Where Purse runs, e.g. https://pay.example.com or http://127.0.0.1:8080. */
   baseUrl: string;
-  clientId: string;
-  clientSecret: string;
   /** Retries of network errors, 429 and 5xx, with back-off (Retry-After honoured). Default 2. */
   maxRetries?: number;
   /** Per attempt. Default 30 000. */
@@ -99,6 +101,26 @@ export interface PurseOptions {
   /** A fetch implementation (tests, proxies). Default: the global fetch. */
   fetch?: typeof fetch;
 }
+
+/** A merchant's client credentials: the SDK exchanges them at POST /oauth/token and renews the token. */
+export interface ClientCredentialsOptions extends PurseCommonOptions {
+  clientId: string;
+  clientSecret: string;
+  accessToken?: never;
+}
+
+/**
+ * A token from somewhere else (the dashboard's session, a token broker): the SDK calls `accessToken`
+ * on first use, keeps the answer until Purse refuses it with a 401, then calls it once more.
+ */
+export interface AccessTokenOptions extends PurseCommonOptions {
+  accessToken: () => Promise<string>;
+  clientId?: never;
+  clientSecret?: never;
+}
+
+/** Exactly one way to authenticate: `{clientId, clientSecret}` or `{accessToken}`. */
+export type PurseOptions = ClientCredentialsOptions | AccessTokenOptions;
 
 /** Request headers as Node (IncomingHttpHeaders), the Fetch API (Headers) or a plain object give them. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

@@ -2,7 +2,7 @@
 // same bytes), what is not (4xx), how long the client waits, and when it asks for a new token.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Purse, PurseError } from '../src/index.ts';
+import { type ClientCredentialsOptions, Purse, PurseError } from '../src/index.ts';
 import { backoffMs, retryAfterMs } from '../src/transport.ts';
 import { apiError, type Reply, type Seen, startFakePurse } from './fake-purse.ts';
 
@@ -31,7 +31,7 @@ const tooMany = (retryAfter: string): Reply => ({
   json: { error: { type: 'rate_limit_error', code: 'rate_limited', message: 'slow down' } },
 });
 
-const client = (base: string, extra: Partial<ConstructorParameters<typeof Purse>[0]> = {}) =>
+const client = (base: string, extra: Partial<ClientCredentialsOptions> = {}) =>
   new Purse({ baseUrl: base, clientId: 'cli_1', clientSecret: 'sk_test_1', ...extra });
 
 describe('retries', () => {
@@ -103,6 +103,19 @@ describe('retries', () => {
       return true;
     });
     assert.equal(fake.calls().length, 2);
+  });
+
+  test('nothing listening: the network_error names where the client looked, so a Purse on another port is easy to spot', async () => {
+    const fake = await scripted([]);
+    const base = fake.base;
+    await fake.close();
+    await assert.rejects(client(base, { maxRetries: 0 }).payments.create(body), (e: unknown) => {
+      assert.ok(e instanceof PurseError);
+      assert.equal(e.code, 'network_error');
+      assert.ok(e.message.includes(`Purse at ${base}`), e.message);
+      assert.match(e.message, /ECONNREFUSED/);
+      return true;
+    });
   });
 
   test('an attempt that gets no answer within timeoutMs is a timeout', async (t) => {

@@ -22,7 +22,13 @@ const acquirer = await startFakeAcquirer({
   webhookRetryDelaysMs: [1000, 5000, 30_000],
   refundSettleDelayMs: settleDelayMs,
 });
-const env = { ...fakeMtnEnv(mtn, publicUrl), ...fakeMpesaEnv(mpesa, publicUrl), ...fakeAcquirerEnv(acquirer, publicUrl) };
+const env = {
+  // PORT=8081 npm run fakes: `npm run start:fakes` then listens where the fakes call back, without PORT again.
+  ...(process.env.PORT ? { PORT: process.env.PORT } : {}),
+  ...fakeMtnEnv(mtn, publicUrl),
+  ...fakeMpesaEnv(mpesa, publicUrl),
+  ...fakeAcquirerEnv(acquirer, publicUrl),
+};
 mkdirSync(dirname(envFile), { recursive: true });
 writeFileSync(
   envFile,

@@ -15,6 +15,10 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly dataDir: string;
   readonly dbPoolSize: number;
+  /** Seconds a pooled PostgreSQL connection lives before it is replaced (its cached plans with it); 0: for ever. */
+  readonly dbMaxLifetimeS: number;
+  /** How often the statistics worker looks for tables that doubled since their last ANALYZE (db/statistics.ts); 0: never. */
+  readonly analyzeIntervalMs: number;
   /** Server processes sharing the port (node:cluster); more than 1 needs PostgreSQL. */
   readonly processes: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -46,6 +50,10 @@ export interface Config {
    * source address is the connection's peer.
    */
   readonly trustedProxies: readonly string[];
+  /** A dashboard session ends after this long without a request (PURSE_SESSION_IDLE_S). */
+  readonly sessionIdleS: number;
+  /** A dashboard session ends this long after sign-in whatever its activity (PURSE_SESSION_ABSOLUTE_S). */
+  readonly sessionAbsoluteS: number;
   readonly mobileMoneyExpiryS: number;
   readonly sandboxDelayMs: number;
   /**
@@ -261,6 +269,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     databaseUrl,
     dataDir: resolve(env.DATA_DIR || './.data'),
     dbPoolSize: int(env, 'PURSE_DB_POOL_SIZE', 16, 1, 200),
+    dbMaxLifetimeS: int(env, 'PURSE_DB_MAX_LIFETIME_S', 300, 0, 86_400),
+    analyzeIntervalMs: int(env, 'PURSE_ANALYZE_INTERVAL_MS', 2_000, 0, 3_600_000),
     processes: processes(env, databaseUrl),
     logLevel,
     logFormat: logFormat(env),
@@ -273,6 +283,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     redisUrl: redisUrl(env),
     redisKeyPrefix: env.PURSE_REDIS_KEY_PREFIX || 'purse:',
     trustedProxies: Object.freeze(trustedProxies(env)),
+    sessionIdleS: int(env, 'PURSE_SESSION_IDLE_S', 1800, 60, 86_400),
+    sessionAbsoluteS: int(env, 'PURSE_SESSION_ABSOLUTE_S', 43_200, 300, 30 * 86_400),
     mobileMoneyExpiryS: int(env, 'PURSE_MOBILE_MONEY_EXPIRY_S', 300, 1, 86400),
     sandboxDelayMs: int(env, 'PURSE_SANDBOX_DELAY_MS', 2000, 0, 600_000),
     sandboxFaults: bool(env, 'PURSE_SANDBOX_FAULTS', false),

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { createApp } from './app.ts';
-import { loadConfig } from './config.ts';
-import { buildDeps } from './deps.ts';
+import { type Config, loadConfig } from './config.ts';
+import { buildDeps, type Deps } from './deps.ts';
 import { registerDrain } from './http/drain.ts';
 import { bootstrapSandboxMerchant } from './ops/bootstrap.ts';
 import { runPrimary, SHUTDOWN_DEADLINE_MS } from './ops/cluster.ts';
@@ -74,15 +74,19 @@ async function main(): Promise<void> {
     lock?.release();
     process.exit(1);
   }
-  if (config.workerEnabled) {
-    deps.worker.start();
-    deps.outflowWorker.start();
-    deps.deliveryWorker.start();
-    deps.tokenPurgeWorker.start();
-  }
+  startPollers(deps, config);
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
   if (!config.databaseUrl && config.bootstrapMerchant) await bootstrapSandboxMerchant(deps.services.merchants, baseUrl);
   app.log.info({ url: baseUrl, database: deps.db.kind }, 'Purse is listening');
+}
+
+/**
+ * The background pollers: the workers when PURSE_WORKER is on, and the statistics worker in every
+ * process, worker or not (an ANALYZE another process is running is skipped).
+ */
+function startPollers(deps: Deps, config: Config): void {
+  const workers = config.workerEnabled ? [deps.worker, deps.outflowWorker, deps.deliveryWorker, deps.purgeWorker, deps.checkoutWorker] : [];
+  for (const each of config.analyzeIntervalMs > 0 ? [...workers, deps.statisticsWorker] : workers) each.start();
 }
 
 main().catch((error: unknown) => {

@@ -18,6 +18,28 @@
 //   authorisation against the fake acquirer, with the claim that records an operation replaced
 //   by a check-then-act (test/negative-controls/broken-claims.ts). It must send MORE than one
 //   capture request to the acquirer.
+// - The checkout completion storm (test/checkout/completion-storm.ts): 20 concurrent submissions
+//   of one hosted checkout session and 5 syncs, with the completion's conditional update replaced
+//   by a check-then-act (test/negative-controls/broken-completion.ts). It must write MORE than one
+//   checkout_session.completed event.
+// - The last-owner race (test/users/last-owner-race.ts): 12 merchants with two owners each, who
+//   at once demote (or remove) each other, with the rule's conditional update under the owners'
+//   row locks replaced by a check-then-act (test/negative-controls/broken-owner-rule.ts: count the
+//   other active owners, pause 25 ms, write unconditionally). It must leave at least one merchant
+//   without an active owner. These three are in test/negative-control-races.ts.
+//
+// - The lock order (test/concurrency/lock-order.ts): two real server processes
+//   (test/helpers/serve.ts) with payments, transfers and refunds crossing over shared wallets,
+//   against the group commit taking its row locks in arrival order and not running a deadlocked
+//   batch again (test/negative-controls/batchers.ts arrivalOrderLocks). PostgreSQL must see
+//   deadlocks (pg_stat_database), where the real group commit sees none.
+//
+// `npm run test:negative-control -- lock-order` runs that control alone; `-- last-owner`, the
+// last-owner race alone.
+//
+// - The plans scenario (test/db/plans.ts): every hot path on a database analyzed while empty,
+//   then grown, with the delivery worker's index (webhook_deliveries_due) dropped before the
+//   bursts. It must see a sequential scan of a growing table (proof that the no-scan test can fail).
 //
 // The broken variants are wired through buildTestApp (buildDeps options); a production start has
 // no way to choose one.
@@ -28,9 +50,10 @@
 // Exit 0 only when every control failed as expected; 1 otherwise.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { isHealthy, verifyLedger } from '../src/ledger/verify.ts';
-import { runCaptureStorm } from './cards/capture-storm.ts';
 import { runDoubleSpend } from './concurrency/double-spend.ts';
+import { LOCK_ORDER_LOAD, runLockOrder } from './concurrency/lock-order.ts';
 import { runPayoutStorm } from './concurrency/payout-storm.ts';
 import { runRefundStorm } from './concurrency/refund-storm.ts';
 import { type ApiClient, figuresLine, httpClient } from './concurrency/support.ts';
@@ -43,10 +66,10 @@ import {
   sameWalletInOrder,
   type Verdict,
 } from './db/group-commit.ts';
-import { fakeAcquirerEnv, startFakeAcquirer } from './fakes/acquirer.ts';
+import { runPlans, unexpectedScans } from './db/plans.ts';
 import { buildTestApp, createTestMerchant, type TestApp, type TestAppOptions } from './helpers/app.ts';
+import { capturesControl, completionControl, lastOwnerControl } from './negative-control-races.ts';
 import { answerBeforeCommit, noFallback, reversed } from './negative-controls/batchers.ts';
-import { checkThenActClaim } from './negative-controls/broken-claims.ts';
 import { lostUpdateOutflows, lostUpdateTransfers, lostUpdateWalletPayments, unsplitOutflows } from './negative-controls/broken-writes.ts';
 
 const COVERED = 100;
@@ -220,31 +243,72 @@ async function groupCommitControls(): Promise<boolean> {
   return all;
 }
 
-/** The capture storm with a check-then-act claim: true when more than one capture request reached the acquirer. */
-async function capturesControl(): Promise<boolean> {
-  const fake = await startFakeAcquirer({ searchLagMs: 0 });
-  const app = await buildTestApp(null, {
-    env: { ...fakeAcquirerEnv(fake, 'http://127.0.0.1:9'), PURSE_WORKER: 'false' },
-    wiring: { claimOperation: checkThenActClaim },
-  });
+const LOCK_ORDER_ROUNDS = 4;
+
+/** Two processes with arrival-order locks, on a database of their own: true when PostgreSQL saw deadlocks. */
+async function lockOrderControl(): Promise<boolean> {
+  const url = makeTemplate('create-postgres');
+  const previous = process.env.TEST_DATABASE_URL;
+  const cleanups: (() => Promise<void> | void)[] = [];
   try {
-    const merchant = await createTestMerchant(app, 'Negative control, captures', true);
-    await app.deps.db.db.updateTable('merchants').set({ raw_card_data: true }).where('id', '=', merchant.merchantId).execute();
-    const request = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-      const res = await app.inject({ method, url, headers: merchant.auth, ...(body === undefined ? {} : { payload: body as object }) });
-      return { status: res.statusCode, json: res.json() };
-    };
-    const figures = await runCaptureStorm(request, fake);
-    const broke = figures.captureRequests > 1;
+    process.env.TEST_DATABASE_URL = url;
+    const app = await buildTestApp(null);
+    cleanups.push(async () => {
+      await app.close();
+      await app.deps.close();
+    });
+    const merchant = await createTestMerchant(app, 'Negative control, lock order');
+    // A deadlock needs two batches to meet in opposite orders: likely under load, but a quiet
+    // machine once ran all 3,000 requests without one. Up to LOCK_ORDER_ROUNDS rounds, each on
+    // fresh wallets; one round with a deadlock is the proof (the real test sees none in its round).
+    let figures: Awaited<ReturnType<typeof runLockOrder>> | undefined;
+    for (let round = 1; round <= LOCK_ORDER_ROUNDS && (figures?.deadlocks ?? 0) === 0; round++) {
+      figures = await runLockOrder(
+        { after: (fn) => cleanups.push(fn) },
+        { databaseUrl: url, executor: 'arrival-order-locks', ...LOCK_ORDER_LOAD },
+        merchant.auth,
+      );
+      const label = `negative control, lock order (postgres, http ×2, locks in arrival order), round ${round}`;
+      process.stdout.write(`${figuresLine(label, { ...figures })}\n`);
+    }
+    if (!figures) throw new Error('no lock-order round ran');
+    const broke = figures.deadlocks > 0;
     process.stdout.write(
-      `negative control: captures ${broke ? 'FAILED AS EXPECTED' : 'DID NOT FAIL (proves nothing)'}: ${figures.captureRequests} capture requests ` +
-        `reached the acquirer for one authorisation (its own idempotency kept captures at ${figures.capturesAtAcquirer}); answers ${JSON.stringify(figures.answers)}\n`,
+      broke
+        ? `negative control: lock order FAILED AS EXPECTED: ${figures.deadlocks} deadlocks between the two processes' batches ` +
+            `(answers 5xx: ${figures.answers5xx}); the lock-order test can fail.\n`
+        : 'negative control: lock order DID NOT FAIL: no deadlock; this run proves nothing.\n',
     );
     return broke;
   } finally {
-    await app.close();
-    await app.deps.close();
-    await fake.close();
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = previous;
+    makeTemplate('drop-postgres', url);
+  }
+}
+
+/** The plans scenario without the delivery worker's index: true when some operation scanned a growing table. */
+async function plansControl(): Promise<boolean> {
+  const url = makeTemplate('create-postgres');
+  const previous = process.env.TEST_DATABASE_URL;
+  process.env.TEST_DATABASE_URL = url;
+  try {
+    const verdict = await runPlans({
+      beforeBursts: async (app) => {
+        await sql`DROP INDEX webhook_deliveries_due`.execute(app.deps.db.db);
+      },
+    });
+    const scanned = unexpectedScans(verdict);
+    const broke = Object.keys(scanned).length > 0;
+    process.stdout.write(
+      `negative control: plans without webhook_deliveries_due ${broke ? 'FAILED AS EXPECTED' : 'DID NOT FAIL (proves nothing)'}: ` +
+        `scans ${JSON.stringify(scanned)}; rows ${JSON.stringify(verdict.rows)}\n`,
+    );
+    return broke;
+  } finally {
+    process.env.TEST_DATABASE_URL = previous;
+    makeTemplate('drop-postgres', url);
   }
 }
 
@@ -253,11 +317,13 @@ async function main(): Promise<number> {
     process.stderr.write('negative control: DATABASE_URL is required (PGlite runs one transaction at a time and cannot show the race).\n');
     return 1;
   }
+  if (process.argv.includes('lock-order')) return (await lockOrderControl()) ? 0 : 1;
   const url = makeTemplate('create-postgres');
   process.stdout.write(`negative control: database ${new URL(url).pathname.slice(1)}\n`);
   let app: TestApp | null = null;
   try {
     process.env.TEST_DATABASE_URL = url;
+    if (process.argv.includes('last-owner')) return (await lastOwnerControl()) ? 0 : 1;
     // Lanes off: each write its own statement on the pool, so one wallet's writes run concurrently.
     app = await buildTestApp(null, {
       env: { PURSE_GROUP_COMMIT_LANES: '0' },
@@ -277,7 +343,11 @@ async function main(): Promise<number> {
     const payouts = await payoutsControl(app, httpClient([base], payer.auth));
     const groupCommit = await groupCommitControls();
     const captures = await capturesControl();
-    const verdicts = { payments, transfers, refunds, payouts, groupCommit, captures };
+    const completion = await completionControl();
+    const lastOwner = await lastOwnerControl();
+    const lockOrder = await lockOrderControl();
+    const plans = await plansControl();
+    const verdicts = { payments, transfers, refunds, payouts, groupCommit, captures, completion, lastOwner, lockOrder, plans };
     process.stdout.write(`negative control: failed as expected: ${JSON.stringify(verdicts)}\n`);
     return Object.values(verdicts).every(Boolean) ? 0 : 1;
   } finally {

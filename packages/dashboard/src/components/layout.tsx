@@ -1,10 +1,11 @@
-import type { Merchant } from '@purse/sdk';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { can, type Right } from '../lib/rights.ts';
 import { Link } from '../lib/router.tsx';
-import { signOut } from '../lib/session.ts';
+import { type Session, signOut } from '../lib/session.ts';
 
-const SECTIONS: [path: string, label: string][] = [
+/** The sections, each with the right it needs (none: every role reads it). */
+const SECTIONS: [path: string, label: string, right?: Right][] = [
   ['', 'Overview'],
   ['payments', 'Payments'],
   ['topups', 'Top-ups'],
@@ -13,15 +14,29 @@ const SECTIONS: [path: string, label: string][] = [
   ['transfers', 'Transfers'],
   ['wallets', 'Wallets'],
   ['events', 'Events'],
-  ['webhooks', 'Webhooks'],
+  ['webhooks', 'Webhooks', 'webhooks'],
+  ['payment-links', 'Payment links'],
+  ['audit', 'Audit log', 'audit'],
+  ['users', 'Users', 'users'],
 ];
+
+/** What the signed-in role may open: a section it has no right to is not offered (the server refuses it anyway). */
+function sectionsFor(session: Session): [path: string, label: string][] {
+  const shown: [string, string][] = SECTIONS.filter(([, , right]) => right === undefined || can(right)).map(([path, label]) => [
+    path,
+    label,
+  ]);
+  if (session.user) shown.push(['account', 'Account']);
+  return shown;
+}
 
 /**
  * The header, the navigation and the page. On a narrow screen the navigation collapses behind the
  * Menu button (a real button: Enter and Space open it, Escape closes it and gives the focus back),
  * and following a link closes it again.
  */
-export function Layout({ merchant, section, children }: { merchant: Merchant; section: string; children: ComponentChildren }) {
+export function Layout({ session, section, children }: { session: Session; section: string; children: ComponentChildren }) {
+  const { merchant, user } = session;
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -54,13 +69,18 @@ export function Layout({ merchant, section, children }: { merchant: Merchant; se
         <span class="merchant">
           {merchant.name} {merchant.livemode ? <span class="badge live">live</span> : <span class="badge sandbox">sandbox</span>}
         </span>
-        <button type="button" class="secondary sign-out" onClick={() => signOut('You signed out.')}>
+        {user && (
+          <span class="muted user">
+            {user.email} ({user.role})
+          </span>
+        )}
+        <button type="button" class="secondary sign-out" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
       <nav id="dashboard-nav" class={menuOpen ? 'side open' : 'side'} aria-label="Dashboard">
         <ul>
-          {SECTIONS.map(([path, label]) => (
+          {sectionsFor(session).map(([path, label]) => (
             <li key={path}>
               <Link to={path} aria-current={section === path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                 {label}

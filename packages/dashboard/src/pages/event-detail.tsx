@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/error-notice.tsx';
 import { Fields, RawJson } from '../components/fields.tsx';
 import { Time } from '../components/values.tsx';
 import { objectName } from '../lib/labels.ts';
+import { can } from '../lib/rights.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
 
@@ -52,11 +53,13 @@ export function EventDetail({ id }: { id: string }) {
           <p>
             <code>{event.data.id}</code>, <Time iso={event.data.created_at} />
           </p>
-          <div class="actions">
-            <button type="button" disabled={redeliver.isPending} onClick={() => redeliver.mutate()}>
-              Redeliver
-            </button>
-          </div>
+          {can('webhooks') && (
+            <div class="actions">
+              <button type="button" disabled={redeliver.isPending} onClick={() => redeliver.mutate()}>
+                Redeliver
+              </button>
+            </div>
+          )}
           <ErrorNotice error={redeliver.error} />
           {redeliver.isSuccess && <p role="status">Sent again to every endpoint of the event.</p>}
           <section aria-labelledby="deliveries-heading">

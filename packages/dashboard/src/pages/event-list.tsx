@@ -1,29 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/preact-query';
-import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
-import { type Cursor, Pager } from '../components/pager.tsx';
+import { Pager } from '../components/pager.tsx';
 import { TableBox } from '../components/table-box.tsx';
 import { Time } from '../components/values.tsx';
-import { firstPage } from '../lib/page.ts';
+import { useFilteredList } from '../lib/filtered-list.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
 
 export function EventList() {
-  const [filters, setFilters] = useState<Record<string, string>>({});
-  const [cursor, setCursor] = useState<Cursor>({});
-  const page = useQuery({
-    queryKey: ['events', 'list', filters, cursor],
-    queryFn: () => firstPage(api().events.list({ limit: '25', ...filters, ...cursor } as Record<string, string>)),
-    placeholderData: keepPreviousData,
-  });
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    for (const [key, value] of new FormData(event.currentTarget as HTMLFormElement))
-      if (String(value).trim()) next[key] = String(value).trim();
-    setFilters(next);
-    setCursor({});
-  };
+  const { page, cursor, setCursor, submit } = useFilteredList('events', (params) => api().events.list(params));
   return (
     <>
       <h1 tabIndex={-1}>Events</h1>

@@ -5,12 +5,13 @@ import { ErrorNotice } from '../components/error-notice.tsx';
 import { Fields, RawJson } from '../components/fields.tsx';
 import { MovementTable } from '../components/movement-table.tsx';
 import { RefundForm } from '../components/refund-form.tsx';
-import { SandboxControls } from '../components/sandbox-controls.tsx';
+import { SANDBOX_RIGHT, SandboxControls } from '../components/sandbox-controls.tsx';
 import { Timeline } from '../components/timeline.tsx';
 import { Money, Status } from '../components/values.tsx';
 import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { refundable } from '../lib/money.ts';
 import { firstPage } from '../lib/page.ts';
+import { can } from '../lib/rights.ts';
 import { api } from '../lib/session.ts';
 
 const WAITING = new Set(['pending', 'requires_action']);
@@ -53,9 +54,9 @@ export function MovementDetail({ kind, id }: { kind: MovementKind; id: string })
             <Money amount={object.amount} currency={object.currency} /> <Status status={object.status} />
           </p>
           <div class="actions">
-            {payment && left !== null && /[1-9]/.test(left) && <RefundForm payment={payment} refundable={left} />}
-            {payment && <CardActions payment={payment} />}
-            {object.status === 'pending' && !object.livemode && <SandboxControls kind={kind} id={object.id} />}
+            {payment && left !== null && /[1-9]/.test(left) && can('refunds') && <RefundForm payment={payment} refundable={left} />}
+            {payment && can('payments') && <CardActions payment={payment} />}
+            {object.status === 'pending' && !object.livemode && can(SANDBOX_RIGHT[kind]) && <SandboxControls kind={kind} id={object.id} />}
           </div>
           <section aria-labelledby="fields-heading">
             <h2 id="fields-heading">Fields</h2>

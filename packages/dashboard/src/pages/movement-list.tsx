@@ -7,6 +7,7 @@ import { PayoutForm } from '../components/payout-form.tsx';
 import { type Filters, readFilters } from '../lib/filters.ts';
 import { KINDS, type MovementKind } from '../lib/kinds.ts';
 import { firstPage } from '../lib/page.ts';
+import { can } from '../lib/rights.ts';
 import { api } from '../lib/session.ts';
 
 function FilterForm({ kind, onApply }: { kind: MovementKind; onApply: (filters: Filters) => void }) {
@@ -81,7 +82,7 @@ export function MovementList({ kind }: { kind: MovementKind }) {
   return (
     <>
       <h1 tabIndex={-1}>{info.title}</h1>
-      {kind === 'payouts' && <PayoutForm />}
+      {kind === 'payouts' && can('payouts') && <PayoutForm />}
       <FilterForm
         kind={kind}
         onApply={(next) => {

@@ -8,6 +8,7 @@ import { Money, Status, Time } from '../components/values.tsx';
 import { isMovementKind } from '../lib/kinds.ts';
 import { objectName } from '../lib/labels.ts';
 import { firstPage } from '../lib/page.ts';
+import { can } from '../lib/rights.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
 
@@ -86,17 +87,19 @@ export function WalletDetail({ id }: { id: string }) {
           <p class="headline">
             <Money amount={object.balance} currency={object.currency} /> <Status status={object.status} />
           </p>
-          <div class="actions">
-            {object.status === 'active' ? (
-              <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate('freeze')}>
-                Freeze
-              </button>
-            ) : (
-              <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate('unfreeze')}>
-                Unfreeze
-              </button>
-            )}
-          </div>
+          {can('wallets') && (
+            <div class="actions">
+              {object.status === 'active' ? (
+                <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate('freeze')}>
+                  Freeze
+                </button>
+              ) : (
+                <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate('unfreeze')}>
+                  Unfreeze
+                </button>
+              )}
+            </div>
+          )}
           <ErrorNotice error={toggle.error} />
           <p class="muted">
             Created <Time iso={object.created_at} />. A frozen wallet refuses payments and top-ups.

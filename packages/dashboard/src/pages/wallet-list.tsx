@@ -5,6 +5,7 @@ import { type Cursor, Pager } from '../components/pager.tsx';
 import { TableBox } from '../components/table-box.tsx';
 import { Money, Status, Time } from '../components/values.tsx';
 import { firstPage } from '../lib/page.ts';
+import { can } from '../lib/rights.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
 
@@ -62,7 +63,7 @@ export function WalletList() {
   return (
     <>
       <h1 tabIndex={-1}>Wallets</h1>
-      <CreateWallet />
+      {can('wallets') && <CreateWallet />}
       <ErrorNotice error={page.error} />
       {page.data && page.data.data.length === 0 && <p>No wallets yet.</p>}
       {page.data && page.data.data.length > 0 && (

@@ -6,6 +6,7 @@ import { TableBox } from '../components/table-box.tsx';
 import { Status, Time } from '../components/values.tsx';
 import { parseEvents } from '../lib/endpoint-form.ts';
 import { firstPage } from '../lib/page.ts';
+import { can } from '../lib/rights.ts';
 import { Link } from '../lib/router.tsx';
 import { api } from '../lib/session.ts';
 
@@ -67,7 +68,7 @@ export function WebhookList() {
   return (
     <>
       <h1 tabIndex={-1}>Webhooks</h1>
-      <CreateEndpoint />
+      {can('webhooks') && <CreateEndpoint />}
       <ErrorNotice error={endpoints.error} />
       {endpoints.data && endpoints.data.data.length === 0 && <p>No endpoints yet.</p>}
       {endpoints.data && endpoints.data.data.length > 0 && (

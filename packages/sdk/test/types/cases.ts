@@ -71,4 +71,20 @@ const wrong: Topup = await purse.payments.retrieve('pay_1');
 // @ts-expect-error TS2353 verify takes the raw body, not parsed JSON
 Purse.webhooks.verify({ id: 'evt_1' }, {}, secret);
 
+// The two ways to authenticate, each alone.
+const fromSession = new Purse({ baseUrl: 'http://127.0.0.1:8080', accessToken: async () => 'tok_1' });
+console.log(fromSession.payments);
+
+// @ts-expect-error TS2345 an access token function beside the client credentials
+new Purse({ baseUrl: 'http://127.0.0.1:8080', clientId: 'cli_1', clientSecret: 'sk_test_1', accessToken: async () => 'tok_1' });
+
+// @ts-expect-error TS2345 a client id without its secret, next to an access token
+new Purse({ baseUrl: 'http://127.0.0.1:8080', clientId: 'cli_1', accessToken: async () => 'tok_1' });
+
+// @ts-expect-error TS2345 the client id without its secret
+new Purse({ baseUrl: 'http://127.0.0.1:8080', clientId: 'cli_1' });
+
+// @ts-expect-error TS2322 the access token is a function returning a Promise, not the token itself
+new Purse({ baseUrl: 'http://127.0.0.1:8080', accessToken: 'tok_1' });
+
 console.log(wrong);

@@ -19,7 +19,7 @@ export function createCardAuthentication(deps: { db: Db; settlement: Settlement;
   const { db, settlement, urls, log } = deps;
 
   async function load(id: string, token: string): Promise<ChargeRow | undefined> {
-    if (!isIdOf('payment', id) || !urls.verify(id, token)) return undefined;
+    if (!(isIdOf('payment', id) || isIdOf('topup', id)) || !urls.verify(id, token)) return undefined;
     const row = await findChargeById(db, id);
     return row?.method_type === 'card' ? row : undefined;
   }
@@ -27,7 +27,7 @@ export function createCardAuthentication(deps: { db: Db; settlement: Settlement;
   function onward(row: ChargeRow): BrowserStep {
     if (!row.return_url) return { page: 'finished', status: row.status };
     const target = new URL(row.return_url);
-    target.searchParams.set('payment_id', row.id);
+    target.searchParams.set(row.kind === 'topup' ? 'topup_id' : 'payment_id', row.id);
     return { redirect: target.toString() };
   }
 

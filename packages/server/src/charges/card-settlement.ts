@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthorisationOutcome, CancellationReason, CardOutcome, Connector, StatusOutcome } from '../connectors/connector.ts';
+import { ProviderHttpError } from '../connectors/provider-error.ts';
 import type { Db } from '../db/db.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { present } from '../shared/invariant.ts';
 import type { AuthenticationUrls } from './authentication.ts';
-import { dropOperation, enterCardState, operationKey } from './store/card-states.ts';
+import { dropOperation, enterCardState, operationKey, releaseUnlessOperation, renewOperationKey } from './store/card-states.ts';
 import * as store from './store/complete.ts';
 import { findChargeById } from './store/read.ts';
 import { type ChargeRow, chargeView } from './view.ts';
@@ -83,8 +84,10 @@ async function enterState(
     payload: eventPayload(chargeView(shown)),
   });
   if (entered) return entered;
-  // Already in that state (a second answer, a poll): look again when it is due.
-  await store.releaseCharge(db, charge.id, nextCheckAt);
+  // Already in that state (a second answer, a poll, a webhook): look again when it is due, unless a
+  // capture or cancel is recorded: its lease and due time belong to it (a late webhook pushing it
+  // to capture_before would leave the operation waiting for days).
+  await releaseUnlessOperation(db, charge.id, nextCheckAt);
   return present(await findChargeById(db, charge.id), 'charge');
 }
 
@@ -112,7 +115,7 @@ async function abandonChallenge(deps: CardDeps, connector: Connector, charge: Ch
 }
 
 const cancelRequest = (charge: ChargeRow, reason: CancellationReason) => ({
-  idempotencyKey: operationKey(charge.id, 'cancel'),
+  idempotencyKey: operationKey(charge.id, 'cancel', charge.operation_key_generation),
   paymentKey: charge.id,
   providerReference: charge.provider_reference,
   reason,
@@ -134,7 +137,7 @@ async function runOperation(deps: CardDeps, connector: Connector, charge: Charge
       outcome = await present(connector.capture, 'capture').call(
         connector,
         {
-          idempotencyKey: operationKey(charge.id, 'capture'),
+          idempotencyKey: operationKey(charge.id, 'capture', charge.operation_key_generation),
           paymentKey: charge.id,
           providerReference: charge.provider_reference,
           amountMinor: BigInt(present(charge.operation_amount, 'capture amount')),
@@ -148,6 +151,8 @@ async function runOperation(deps: CardDeps, connector: Connector, charge: Charge
     }
   } catch (error) {
     log.warn({ err: error, charge_id: charge.id, operation }, 'card operation answer unknown; the worker sends it again');
+    // A 5xx is kept under its key and replayed forever: the next attempt (after the read) takes a new one.
+    if (error instanceof ProviderHttpError && error.status >= 500) await renewOperationKey(db, charge.id, now);
     await store.releaseCharge(db, charge.id, new Date(now.getTime() + 2_000));
     return present(await findChargeById(db, charge.id), 'charge');
   }

@@ -10,7 +10,7 @@ import { isIdOf } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
 import * as input from './input.ts';
 import { LEASE_MS, type Settlement } from './settlement.ts';
-import { claimOperation, leaseOperation } from './store/card-states.ts';
+import { type claimOperation, leaseOperation } from './store/card-states.ts';
 import { findChargeById } from './store/read.ts';
 import { type ChargeRow, type ChargeView, chargeView, receivedMinor } from './view.ts';
 
@@ -39,8 +39,8 @@ type OperationDeps = {
   config: Config;
   registry: ConnectorRegistry;
   settlement: Settlement;
-  /** The claim (a test wires a broken one to prove the storm test can fail); claimOperation by default. */
-  claim?: typeof claimOperation;
+  /** The statement that records an operation before the acquirer is called (store/card-states.ts claimOperation; deps.ts wires it). */
+  claim: typeof claimOperation;
 };
 
 export function createCardOperations(deps: OperationDeps) {
@@ -94,7 +94,7 @@ async function capture(ctx: Ctx, auth: AuthContext, id: string, body: { amount?:
       { param: 'amount' },
     );
   }
-  const claimed = await (ctx.deps.claim ?? claimOperation)(db, {
+  const claimed = await ctx.deps.claim(db, {
     id: row.id,
     merchantId: auth.merchantId,
     operation: 'capture',
@@ -119,7 +119,7 @@ async function cancel(ctx: Ctx, auth: AuthContext, id: string, body: { reason?: 
   const { db, clock } = ctx.deps;
   const row = await ctx.load(auth, id);
   const now = clock.now();
-  const claimed = await (ctx.deps.claim ?? claimOperation)(db, {
+  const claimed = await ctx.deps.claim(db, {
     id: row.id,
     merchantId: auth.merchantId,
     operation: 'cancel',

@@ -52,6 +52,11 @@ export interface ChargeBody {
   callback_url?: string;
   capture_method?: CaptureMethod;
   return_url?: string;
+  /**
+   * Set only by hosted checkout (checkout/attempts.ts), never from a request body: the card was
+   * typed into Purse's own page, so the live merchant's raw-card permission does not apply.
+   */
+  hostedCheckout?: true;
 }
 
 const missingWallet = (param: string) =>
@@ -165,7 +170,7 @@ export async function prepareCharge(
   if (described.methodType !== 'card') {
     if (captureMethod !== 'automatic') throw cardsOnly('capture_method', body.methodParam);
     if (returnUrl !== null) throw cardsOnly('return_url', body.methodParam);
-  } else if (auth.livemode) {
+  } else if (auth.livemode && body.hostedCheckout !== true) {
     await checkRawCardData(deps.db, auth);
   }
 
@@ -275,5 +280,6 @@ export function pendingRow(auth: AuthContext, prepared: PreparedCharge, id: stri
     cancellation_reason: null,
     pending_operation: null,
     operation_amount: null,
+    operation_key_generation: 0,
   };
 }

@@ -187,7 +187,7 @@ export const NextAction = Type.Union(
       redirect_to_url: Type.Object({
         url: Type.String({ description: "A Purse URL: send the payer's browser there to complete 3-D Secure." }),
         return_url: Type.Union([Type.String(), Type.Null()], {
-          description: 'Where Purse sends the browser afterwards, with ?payment_id=…',
+          description: 'Where Purse sends the browser afterwards, with ?payment_id=… (a top-up: ?topup_id=…).',
         }),
       }),
       expires_at: Type.String({ format: 'date-time', description: 'An unfinished challenge fails authentication_failed then.' }),
@@ -261,6 +261,7 @@ export const TopupView = Type.Object(
     ...commonViewFields,
     wallet_id: Type.String(),
     source: { $ref: 'PaymentMethodView#' } as unknown as typeof PaymentMethodView,
+    next_action: NextAction,
   },
   { $id: 'Topup' },
 );

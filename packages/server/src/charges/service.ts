@@ -16,8 +16,8 @@ import { present } from '../shared/invariant.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import { type ChargeBody, type PreparedCharge, pendingRow, prepareCharge } from './prepare.ts';
+import { resumeClaimed } from './resume-claimed.ts';
 import { LEASE_MS, type Settlement } from './settlement.ts';
-import { claimLease } from './store/complete.ts';
 import { chargeLaneKey, claimCharge } from './store/create.ts';
 import * as store from './store/read.ts';
 import {
@@ -106,21 +106,20 @@ export function createChargeService(deps: {
     try {
       outcome = await lane.merge(deps.writes.walletPayments, { base, ids: newWalletPaymentIds(base), shard: lane.shard ?? creditShard() });
     } catch (error) {
-      if (isUniqueViolation(error)) return replay(auth, prepared, now);
+      if (isUniqueViolation(error)) return replay(auth, prepared);
       throw error;
     }
     return { created: true, object: chargeView(walletPaymentRow(base, outcome.failure_code)) };
   }
 
   /** Same reference again: replay (resuming a dead first attempt), or 409 for a different request. */
-  async function replay(auth: AuthContext, prepared: PreparedCharge, now: Date): Promise<Created<ChargeView>> {
+  async function replay(auth: AuthContext, prepared: PreparedCharge): Promise<Created<ChargeView>> {
     const existing = await store.findChargeByReference(db, auth.merchantId, prepared.kind, prepared.reference);
     if (!existing) throw new Error('reference taken but no charge found');
     const stored = existing.request_fingerprint as Record<string, string>;
     if (!sameRequest(stored, prepared.fingerprint)) throw referenceConflict(prepared.reference, existing.id, stored, prepared.fingerprint);
     if (existing.status === 'pending' && existing.provider_state === 'not_started' && prepared.providerMethod) {
-      const claimed = await claimLease(db, existing.id, now, new Date(now.getTime() + LEASE_MS));
-      if (claimed) return { created: false, object: chargeView(await settlement.resume(claimed, prepared.providerMethod)) };
+      return { created: false, object: chargeView(await resumeClaimed({ db, clock, settlement }, existing, prepared.providerMethod)) };
     }
     return { created: false, object: chargeView(existing) };
   }
@@ -131,7 +130,7 @@ export function createChargeService(deps: {
       const prepared = await prepareCharge({ db, config, hashKey: deps.hashKey, now }, auth, kind, body);
       if (prepared.methodType === 'wallet') return payFromWallet(auth, prepared, now);
       const row = await claim(auth, prepared, now);
-      if (!row) return replay(auth, prepared, now);
+      if (!row) return replay(auth, prepared);
       if (row.status !== 'pending') return { created: true, object: chargeView(row) };
       return {
         created: true,

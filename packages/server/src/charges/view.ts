@@ -73,7 +73,8 @@ export function chargeView(row: ChargeRow) {
     object: 'topup' as const,
     ...common(row),
     wallet_id: present(row.wallet_id, 'top-up wallet_id'),
-    source: row.method,
+    source: paymentMethodView(row),
+    next_action: row.status === 'requires_action' ? (row.next_action ?? null) : null,
   };
 }
 

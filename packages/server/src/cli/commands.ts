@@ -18,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   { words: ['rekey'], args: [], options: {}, run: lazy('rekey') },
   { words: ['key', 'export-legacy'], args: [], options: {}, run: lazy('exportLegacyKey'), keyOptional: true },
   { words: ['migrate'], args: [], options: {}, run: lazy('migrate') },
+  { words: ['audit', 'verify'], args: [], options: { merchant: { type: 'string' }, ...json }, run: lazy('verifyAudit') },
   {
     words: ['reconcile'],
     args: [],
@@ -46,6 +47,12 @@ export const COMMANDS: readonly Command[] = [
     args: ['ID'],
     options: json,
     run: (input) => load().then((h) => h.webhookSecret(true)(input)),
+  },
+  {
+    words: ['user', 'invite'],
+    args: [],
+    options: { merchant: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'base-url': { type: 'string' }, ...json },
+    run: lazy('inviteUser'),
   },
   {
     words: ['listen'],

@@ -1,8 +1,12 @@
 // What each `purse` command does. Loaded only when a command runs (commands.ts imports it on
 // use), so the table, the usage and the early refusals need none of the service's modules.
+import { operatorEntry } from '../audit/entry.ts';
+import { withAudit } from '../audit/store.ts';
 import type { Deps } from '../deps.ts';
 import type { MerchantProfile } from '../merchants/service.ts';
 import { legacyStoredKey } from '../service-key.ts';
+import { ApiError } from '../shared/errors.ts';
+import { isRole, USER_ROLES } from '../users/roles.ts';
 import { rekeyWebhookSecrets, revealMerchantSigningSecret, rotateMerchantSigningSecret } from '../webhooks/secrets.ts';
 import { CliError } from './errors.ts';
 import { credentialsJson, credentialsText, jsonLine, merchantLine, merchantTable } from './format.ts';
@@ -30,6 +34,22 @@ export async function createMerchant({ config, values, write }: CommandInput): P
       `Webhook signing secret for callback_url deliveries (also: ${PURSE} merchant webhook-secret ID):\n  webhook_secret: ${webhookSecret}\n`,
     );
   });
+}
+
+/** `purse audit verify`: every chain recomputed; a broken one is named with its first broken record, and exits 1. */
+export async function verifyAudit({ config, values, write }: CommandInput): Promise<void> {
+  const only = typeof values.merchant === 'string' ? [values.merchant] : undefined;
+  const verdicts = await withDeps(config, (deps) => deps.services.audit.verify(only));
+  if (values.json) write(jsonLine(verdicts));
+  else
+    for (const v of verdicts)
+      write(
+        v.ok
+          ? `${v.merchantId}: ok, ${v.records} records\n`
+          : `${v.merchantId}: BROKEN at record ${v.brokenAt.seq}${v.brokenAt.id ? ` (${v.brokenAt.id})` : ''}: ${v.reason}\n`,
+      );
+  const broken = verdicts.filter((v) => !v.ok).length;
+  if (broken > 0) throw new CliError(`audit verify: ${broken} of ${verdicts.length} chains are broken`);
 }
 
 export async function listMerchants({ config, values, write }: CommandInput): Promise<void> {
@@ -65,7 +85,12 @@ export function webhookSecret(rotate: boolean) {
     const id = args[0] ?? '';
     const secret = await withDeps(config, (deps) =>
       rotate
-        ? rotateMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id)
+        ? withAudit(
+            deps.db.db,
+            deps.clock.now(),
+            (trx) => rotateMerchantSigningSecret(trx, deps.encryptionKey, deps.clock, id),
+            (rotated) => (rotated ? operatorEntry(id, 'webhook_secret.rotated') : null),
+          )
         : revealMerchantSigningSecret(deps.db.db, deps.encryptionKey, deps.clock, id),
     );
     if (secret === null) throw notFound(id);
@@ -200,4 +225,29 @@ export async function updateMerchant({ config, values, args, write }: CommandInp
   });
   if (values.json) return write(jsonLine({ ...merchant, raw_card_data: allowed }));
   write(`${merchantLine(merchant)}${allowed ? 'May' : 'May not'} post card numbers through the API (raw card data).\n`);
+}
+
+/** `purse user invite`: a merchant's user (the first owner, typically) and its one-time invitation link. */
+export async function inviteUser({ config, values, write }: CommandInput): Promise<void> {
+  const [merchant, email, role] = [values.merchant, values.email, values.role];
+  const roles = USER_ROLES.join('|');
+  if (typeof merchant !== 'string' || typeof email !== 'string' || typeof role !== 'string')
+    throw new CliError(`user invite needs --merchant ID --email EMAIL --role ${roles}`);
+  if (!isRole(role)) throw new CliError(`--role ${role}: one of ${roles}`);
+  if (email.length > 254 || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new CliError(`--email ${email}: not an email address`);
+  const given = values['base-url'];
+  const base = typeof given === 'string' ? given : (config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`);
+  const invited = await withDeps(config, async (deps) => {
+    if (!(await deps.services.merchants.getMerchant(merchant))) throw notFound(merchant);
+    try {
+      return await deps.services.users.team.invite(merchant, { email, role }, base, { operator: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'user_exists')
+        throw new CliError(`${email} is already a user (of this or another merchant)`);
+      throw error;
+    }
+  });
+  const { user, invitation_url, invitation_expires_at } = invited;
+  if (values.json) return write(jsonLine({ user_id: user.id, email, role, merchant_id: merchant, invitation_url, invitation_expires_at }));
+  write(`Invited ${email} as ${role} of merchant ${merchant}. One-time link, valid until ${invitation_expires_at}:\n  ${invitation_url}\n`);
 }

@@ -20,6 +20,12 @@ Commands:
                                             which signs deliveries to a payment's or top-up's callback_url.
   merchant rotate-webhook-secret ID [--json]
                                             Replace it; the old one keeps signing alongside for 24 h.
+  user invite --merchant ID --email EMAIL --role owner|admin|developer|support|viewer [--base-url URL] [--json]
+                                            Invite a dashboard user (the first owner, typically) and print its
+                                            one-time invitation link, valid 72 h (base: --base-url, else
+                                            PURSE_PUBLIC_URL, else http://127.0.0.1:PORT).
+  audit verify [--merchant ID] [--json]     Recompute each merchant's audit-log hash chain (or one merchant's) and
+                                            name the first broken link; exit 1 if any chain is broken.
   rekey                                     After a service-key change (PURSE_SECRET_KEY new, PURSE_SECRET_KEY_PREVIOUS
                                             old): re-encrypt every webhook secret with the new key.
   key export-legacy                         Print the service key an older Purse generated into the database

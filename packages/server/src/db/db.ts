@@ -20,20 +20,36 @@ export interface DbHandle {
 // timestamptz stays a Date.
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
-export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>): Promise<DbHandle> {
-  if (config.databaseUrl) return createPostgresDb(config.databaseUrl, config.dbPoolSize);
+export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize' | 'dbMaxLifetimeS'>): Promise<DbHandle> {
+  if (config.databaseUrl) return createPostgresDb(config.databaseUrl, config.dbPoolSize, config.dbMaxLifetimeS);
   mkdirSync(config.dataDir, { recursive: true });
   return createPgliteDb(new PGlite(config.dataDir));
 }
 
-export function createPostgresDb(url: string, poolSize: number): DbHandle {
+/** How long a pooled PostgreSQL connection lives by default (PURSE_DB_MAX_LIFETIME_S). */
+const DEFAULT_MAX_LIFETIME_S = 300;
+
+export function createPostgresDb(url: string, poolSize: number, maxLifetimeS = DEFAULT_MAX_LIFETIME_S): DbHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A primary that does not answer within this (failover, outage) fails the request with 503.
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // A statement that runs longer than a request may live is a bug or an outage.
-    statement_timeout: 25_000,
+    // A half-open connection (its node died without a FIN) is noticed by TCP, not only by the next query.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // No statement_timeout: a COMMIT waiting for the synchronous standby must never be cancelled,
+    // because PostgreSQL then reports the commit as done although only the primary has it (an
+    // acknowledgement the new primary may not have after a failover; docs/failover.md). A stuck
+    // transaction is still ended by the server, and a dead node by TCP keepalive.
+    idle_in_transaction_session_timeout: 30_000,
+    // A connection keeps the plans it made (its prepared statements' generic plans, and
+    // PostgreSQL's own foreign-key checks, cached per connection) until an ANALYZE of their tables
+    // invalidates them. One that planned while a table was tiny would scan it whole for its
+    // whole life: each is replaced after this long (on release, so no query is cut), and the
+    // statistics worker (statistics.ts) analyzes the tables that grew.
+    maxLifetimeSeconds: maxLifetimeS,
     application_name: 'purse',
   });
   // A client that loses its server must not crash the process (database restarts, outages).
@@ -88,4 +104,9 @@ export async function createPgliteDb(pglite: PGlite): Promise<DbHandle> {
       await pglite.close();
     },
   };
+}
+
+/** Runs `fn` in a transaction: `db`'s own when it is one already (Kysely does not nest them), else a new one. */
+export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
 }

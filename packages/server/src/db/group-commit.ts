@@ -1,7 +1,12 @@
 import type { CompiledQuery, QueryResult, RawBuilder } from 'kysely';
 import type pg from 'pg';
 import { present } from '../shared/invariant.ts';
+import { deferredItems, executeBatch, runAlone } from './batch-executor.ts';
+import type { BatchContext, BatchExecutor, MergedWrite, Pending, Unit } from './batch-types.ts';
 import type { DbHandle } from './db.ts';
+
+export { answerUnits, deferredItems, executeBatch, planUnits } from './batch-executor.ts';
+export type { BatchContext, BatchExecutor, MergedWrite, Pending, Unit } from './batch-types.ts';
 
 /**
  * Group commit for money writes. Each money write is ONE statement (the wallet payment, a
@@ -28,10 +33,12 @@ import type { DbHandle } from './db.ts';
  * Lanes keep batches from deadlocking each other: a statement names the lane it belongs to
  * (its wallet, or its merchant for outflows), so the rows one lane's batch locks (those wallets,
  * and `shard`, the merchant-balance shard its credits go to) are never locked by another lane's
- * batch. What still can cross lanes (a wallet refund crediting a wallet another lane is
- * debiting) ends, at worst, in PostgreSQL's deadlock detection: one batch fails, rolls back and
- * runs its statements alone. Transfers cross lanes by nature (two wallets): their statements
- * lock in one global order and commit alone (MergedWrite.alone), so they never deadlock each other.
+ * batch of this process. Other processes' lanes (and what crosses lanes here: a wallet refund
+ * crediting a wallet another lane is debiting, a transfer's two wallets) can meet the same rows:
+ * every batch takes its row locks in one global order (db/lock-order.ts), so no two batches wait
+ * for each other in a cycle. A deadlock or serialization failure that still happens (PostgreSQL
+ * detects it and undoes one side) runs the batch again: its statements are idempotent by
+ * reference, and nothing of it was written. It never reaches a caller unless it keeps recurring.
  */
 export interface GroupCommit {
   /** The lane for `key` (a wallet or merchant id): where that key's writes run, and its shard. */
@@ -67,125 +74,8 @@ export interface GroupCommitOptions {
    * broken-on-purpose executors, which prove the group-commit checks can fail).
    */
   execute?: BatchExecutor;
-}
-
-/** What a batch executor is given besides the batch: how to run a unit, and whom to tell about the batch. */
-export interface BatchContext {
-  /** Each of the unit's answers, in the unit's order: a statement's result, or each merged item's row (or an Error). */
-  runUnit(client: pg.PoolClient, unit: Unit): Promise<unknown[]>;
-  /** A statement alone, in its own implicit transaction, answered with its own result. */
-  runAlone(client: pg.PoolClient, item: Pending): Promise<void>;
-  onBatch?: (size: number, fellBack: boolean) => void;
-}
-
-/** Runs `batch` on `client` and answers each of its items. */
-export type BatchExecutor = (client: pg.PoolClient, batch: Pending[], context: BatchContext) => Promise<void>;
-
-/**
- * A write whose items, when several are in one batch, run as ONE statement: one round trip, one
- * plan, one set of index insertions per table for the whole batch. The statement reads its items
- * from array parameters ($1…$n, one array per column, one element per item: `unnest`) and returns
- * one row per item, with the item's `id`.
- *
- * Two items with the same `key` (a wallet) are never in one statement: a row can be updated only
- * once by a statement, and the later item must see the earlier one's effect. The second goes in the
- * next statement of the same transaction, so items of one key still run in arrival order.
- */
-export interface MergedWrite<Item, Row extends { id: string }> {
-  /** Named in the statement's leading comment (logs, pg_stat_activity). Letters and spaces. */
-  readonly name: string;
-  /** The statement text's source: only `$1`…`$n` parameters (sql.raw), no values of its own. */
-  readonly statement: RawBuilder<Row>;
-  /** The parameters for these items: one array per `$i`, in order, one element per item. */
-  columns(items: readonly Item[]): unknown[][];
-  /**
-   * Items with a key in common go in separate statements, in arrival order. Several keys: the
-   * item changes each of those rows (a transfer: both its wallets).
-   */
-  key(item: Item): string | readonly string[];
-  /**
-   * Keys the item shares with other writes' items without changing the same row twice (a wallet
-   * an outflow credits, summed with the statement's other credits of it): items of this write may
-   * share them in one statement, but the item never runs before another write's item of one of
-   * them that came first.
-   */
-  touches?(item: Item): readonly string[];
-  /** The id of the row the statement returns for this item. */
-  id(item: Item): string;
-  /** An item may have no row (ON CONFLICT DO NOTHING, a condition): it is answered undefined. */
-  readonly optional?: boolean;
-  /**
-   * Its statements never share a transaction with another statement: a batch that would need
-   * more than one runs only its first and leaves the rest for the next batch (see splitBatch).
-   */
-  readonly alone?: boolean;
-}
-
-export type Pending = {
-  resolve: (result: never) => void;
-  reject: (error: unknown) => void;
-} & ({ query: CompiledQuery; merged?: undefined } | { merged: MergedWrite<unknown, { id: string }>; item: unknown; query?: undefined });
-
-/** What a batch runs, in order: a statement of its own, or the items of one merged write (and their own keys). */
-export type Unit = { single: Pending } | { merged: MergedWrite<unknown, { id: string }>; items: Pending[]; keys: Set<string> };
-
-/**
- * The batch as statements, in arrival order (exported for its test). A merged item joins the open
- * statement of its write unless its key is in that statement or in any statement opened after it
- * (then it opens the next one: a payment never runs before a top-up credit of its wallet that came
- * first); any other statement closes every open one, so nothing submitted later runs before it.
- */
-export function planUnits(batch: Pending[]): Unit[] {
-  const units: Unit[] = [];
-  const open = new Map<MergedWrite<unknown, { id: string }>, { unit: Extract<Unit, { items: Pending[] }>; index: number }>();
-  /** Each key's latest statement, by its index in `units`. */
-  const lastOf = new Map<string, number>();
-  for (const item of batch) {
-    if (!item.merged) {
-      open.clear();
-      units.push({ single: item });
-      continue;
-    }
-    const own = item.merged.key(item.item);
-    const keys = typeof own === 'string' ? [own] : own;
-    const touched = item.merged.touches?.(item.item) ?? [];
-    let current = open.get(item.merged);
-    // Its own keys: not in this statement nor a later one. A touched key: not in a later one, nor
-    // an own key of this one (a row one item changes, another may not change again).
-    const blocked = (unit: { unit: { keys: Set<string> }; index: number }) =>
-      keys.some((k) => (lastOf.get(k) ?? -1) >= unit.index) ||
-      touched.some((k) => (lastOf.get(k) ?? -1) > unit.index || unit.unit.keys.has(k));
-    if (!current || blocked(current)) {
-      current = { unit: { merged: item.merged, items: [], keys: new Set() }, index: units.length };
-      open.set(item.merged, current);
-      units.push(current.unit);
-    }
-    current.unit.items.push(item);
-    for (const k of keys) {
-      current.unit.keys.add(k);
-      lastOf.set(k, current.index);
-    }
-    for (const k of touched) lastOf.set(k, current.index);
-  }
-  return units;
-}
-
-/**
- * The items of `batch` that wait for the next batch (in arrival order): when the batch is more
- * than one statement and one of them is of an `alone` write, every item after the first
- * statement. A statement that locks its rows in one global order (the transfers' wallets, in id
- * order) and commits by itself can never deadlock with another such statement; inside a
- * transaction that already holds other rows, it could. Planning keeps the order promises: an item
- * joined the first statement only if nothing before it that it must follow is left for later.
- */
-export function deferredItems(batch: Pending[]): Pending[] {
-  // Most batches hold no such write: not planned twice.
-  if (!batch.some((item) => item.merged?.alone)) return [];
-  const units = planUnits(batch);
-  const first = units[0];
-  if (!first || units.length < 2) return [];
-  const now = new Set('single' in first ? [first.single] : first.items);
-  return batch.filter((item) => !now.has(item));
+  /** A deadlock or serialization failure made a batch or a statement run again (metrics). */
+  onConflict?: (error: unknown) => void;
 }
 
 const MERCHANT_SHARDS = 15;
@@ -211,60 +101,6 @@ async function runUnit(client: pg.PoolClient, unit: Unit, textOf: (write: Merged
   return items.map(
     (item) => byId.get(write.id(item)) ?? (write.optional ? undefined : new Error(`merged write returned no row for ${write.id(item)}`)),
   );
-}
-
-/** Answers every item of the units with its own result, in order. */
-export function answerUnits(units: Unit[], results: unknown[][]): void {
-  for (const [i, unit] of units.entries()) {
-    const items = 'single' in unit ? [unit.single] : unit.items;
-    for (const [j, item] of items.entries()) {
-      const result = results[i]?.[j];
-      if (result instanceof Error) item.reject(result);
-      else item.resolve(result as never);
-    }
-  }
-}
-
-/**
- * The batch on one connection: one statement (atomic by itself, no transaction around it), or
- * one transaction, or, when one of its statements fails, each item alone, in order, with its own
- * fate. Every item is answered only after what holds it has committed.
- */
-export async function executeBatch(client: pg.PoolClient, batch: Pending[], context: BatchContext): Promise<void> {
-  const units = planUnits(batch);
-  if (units.length === 1) {
-    try {
-      answerUnits(units, [await context.runUnit(client, units[0] as Unit)]);
-      context.onBatch?.(batch.length, false);
-      return;
-    } catch (reason) {
-      if (batch.length === 1) {
-        for (const item of batch) item.reject(reason);
-        context.onBatch?.(batch.length, false);
-        return;
-      }
-    }
-    // One item failed the merged statement, which changed nothing: each runs again alone.
-    for (const item of batch) await context.runAlone(client, item);
-    context.onBatch?.(batch.length, true);
-    return;
-  }
-  await client.query('BEGIN');
-  const results: unknown[][] = [];
-  try {
-    for (const unit of units) results.push(await context.runUnit(client, unit));
-  } catch {
-    await client.query('ROLLBACK');
-    // One statement failed and the batch is undone: each runs again alone, in order, with its own fate.
-    for (const item of batch) await context.runAlone(client, item);
-    context.onBatch?.(batch.length, true);
-    return;
-  }
-  // If COMMIT fails, its fate is unknown (the connection died) or nothing was written: nobody has
-  // been answered, and the caller rejects every statement of the batch.
-  await client.query('COMMIT');
-  answerUnits(units, results);
-  context.onBatch?.(batch.length, false);
 }
 
 export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options: GroupCommitOptions): GroupCommit {
@@ -294,12 +130,9 @@ export function createGroupCommit(handle: Pick<DbHandle, 'db' | 'pool'>, options
 
   const context: BatchContext = {
     runUnit: (client, unit) => runUnit(client, unit, textOf),
-    runAlone: (client, item) =>
-      runUnit(client, item.merged ? { merged: item.merged, items: [item], keys: new Set() } : { single: item }, textOf).then(
-        ([result]) => (result instanceof Error ? item.reject(result) : item.resolve(result as never)),
-        item.reject,
-      ),
+    runAlone: (client, item) => runAlone(item, (unit) => runUnit(client, unit, textOf), options.onConflict),
     ...(onBatch ? { onBatch } : {}),
+    ...(options.onConflict ? { onConflict: options.onConflict } : {}),
   };
 
   async function runBatch(batch: Pending[]): Promise<void> {

@@ -9,6 +9,10 @@ import * as m006 from './migrations/006-money-out.ts';
 import * as m007 from './migrations/007-merged-statement-abort.ts';
 import * as m008 from './migrations/008-attempt-response-excerpt.ts';
 import * as m009 from './migrations/009-card-states.ts';
+import * as m010 from './migrations/010-refund-reversal.ts';
+import * as m011 from './migrations/011-checkout.ts';
+import * as m012 from './migrations/012-people-keys-audit.ts';
+import * as m013 from './migrations/013-dashboard-users.ts';
 
 /** Numbered migrations, listed explicitly so bundlers and tsx see them without a directory scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +25,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-merged-statement-abort': m007,
   '008-attempt-response-excerpt': m008,
   '009-card-states': m009,
+  '010-refund-reversal': m010,
+  '011-checkout': m011,
+  '012-people-keys-audit': m012,
+  '013-dashboard-users': m013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

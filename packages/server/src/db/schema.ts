@@ -1,4 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  ApiKeysTable,
+  AuditEventsTable,
+  AuditHeadsTable,
+  DashboardSessionsTable,
+  InvitationsTable,
+  RecoveryCodesTable,
+  UsersTable,
+} from './schema-access.ts';
 
 /** int8 columns: written as bigint or string, read back as string (parse with BigInt). */
 export type Int8 = ColumnType<string, bigint | string, bigint | string>;
@@ -13,8 +22,8 @@ export interface MerchantsTable {
   name: string;
   status: 'active' | 'disabled';
   livemode: boolean;
+  /** The client id of the merchant's first API key, the one the operator rotates (migration 012). */
   client_id: string;
-  client_secret_hash: string;
   /** Bumped on secret rotation and disable; a token of another version is revoked. */
   credential_version: Generated<number>;
   webhook_secret_enc: string | null;
@@ -30,9 +39,28 @@ export interface AccessTokensTable {
   token_hash: string;
   merchant_id: string;
   credential_version: number;
+  /** The key that issued the token, and the key's credential version then (migration 012); null for a session's token. */
+  api_key_id: string | null;
+  key_version: number | null;
+  /** The dashboard session that issued the token (migration 013); null for a key's token. */
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
 }
+
+export type {
+  ApiKeyScope,
+  ApiKeysTable,
+  AuditEventsTable,
+  AuditHeadsTable,
+  DashboardSessionsTable,
+  InvitationsTable,
+  RecoveryCodesTable,
+  SessionState,
+  UserRole,
+  UserStatus,
+  UsersTable,
+} from './schema-access.ts';
 
 export interface SettingsTable {
   key: string;
@@ -113,6 +141,7 @@ export interface ChargesTable {
   cancellation_reason: string | null;
   pending_operation: ChargeOperation | null;
   operation_amount: NullableInt8;
+  operation_key_generation: Generated<number>;
 }
 
 export type OutflowKind = 'refund' | 'payout';
@@ -188,7 +217,7 @@ export interface LedgerTransactionsTable {
   source_type: string;
   source_id: string;
   /** 'hold' when an outflow is created, 'final' for every other posting (migration 006). */
-  step: Generated<'hold' | 'final'>;
+  step: Generated<'hold' | 'final' | 'reversal'>;
   created_at: Timestamp;
 }
 
@@ -275,12 +304,64 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
 }
 
+/** Hosted checkout (migration 011): a session is paid by payments named `<reference>/attempt-N`. */
+export type CheckoutSessionStatus = 'open' | 'complete' | 'expired';
+
+export interface CheckoutSessionsTable {
+  id: string;
+  merchant_id: string;
+  reference: string;
+  request_fingerprint: JsonValue;
+  token_hash: string;
+  status: CheckoutSessionStatus;
+  amount: Int8;
+  currency: string;
+  payment_method_types: string[];
+  capture_method: CaptureMethod;
+  success_url: string | null;
+  cancel_url: string | null;
+  customer: JsonValue | null;
+  description: string | null;
+  metadata: JsonValue;
+  payment_link_id: string | null;
+  payment_id: string | null;
+  failed_attempts: Generated<number>;
+  attempt_lease_until: NullableTimestamp;
+  livemode: boolean;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  merchant_id: string;
+  token_hash: string;
+  amount: NullableInt8;
+  currency: string;
+  description: string;
+  payment_method_types: string[];
+  after_completion_url: string | null;
+  active: boolean;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   merchants: MerchantsTable;
   access_tokens: AccessTokensTable;
+  api_keys: ApiKeysTable;
+  audit_heads: AuditHeadsTable;
+  audit_events: AuditEventsTable;
+  users: UsersTable;
+  invitations: InvitationsTable;
+  recovery_codes: RecoveryCodesTable;
+  dashboard_sessions: DashboardSessionsTable;
   settings: SettingsTable;
   wallets: WalletsTable;
   charges: ChargesTable;
@@ -291,4 +372,6 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   events: EventsTable;
   sandbox_provider_charges: SandboxProviderChargesTable;
+  checkout_sessions: CheckoutSessionsTable;
+  payment_links: PaymentLinksTable;
 }

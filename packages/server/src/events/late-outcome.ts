@@ -81,7 +81,9 @@ export const LateOutcomeSchema = Type.Union(
       'A provider outcome that arrived after this object became final. It was never applied: status, amount ' +
       'and balances stay as they are; the `<object>.late_outcome` event announced it, so you can refund or ' +
       'chase. Null unless one arrived; the first one is kept and later ones change nothing. `failure_code` ' +
-      'is set only when status is failed.',
+      'is set only when status is failed. One exception moves money: a refund that succeeded and then failed ' +
+      '(the payer never got it) stays succeeded, and its amount comes back to the available balance and to ' +
+      "the payment's refundable amount, once, in the same write that keeps the late outcome.",
   },
 );
 

@@ -26,6 +26,8 @@ export const EVENT_TYPES = [
   'payout.succeeded',
   'payout.failed',
   'payout.late_outcome',
+  'checkout_session.completed',
+  'checkout_session.expired',
   'webhook_endpoint.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -87,7 +87,11 @@ export function bearerAuth(oauth: OAuthService, addressLimit: AddressFailureLimi
       const message = (result.error === 'token_invalid' ? mistakeIn(token) : null) ?? MESSAGES[result.error];
       return refuse(request, new ApiError(result.error, message, { headers: { 'www-authenticate': INVALID } }));
     }
-    request.auth = result.value;
+    const userAgent = request.headers['user-agent'];
+    request.auth = {
+      ...result.value,
+      origin: { ip: request.ip, userAgent: userAgent === undefined ? null : userAgent.slice(0, 512), requestId: request.id },
+    };
   };
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.ts';
+import { unavailableCause } from '../db/errors.ts';
 import { OAuthError } from '../oauth/errors.ts';
 import { ApiError } from '../shared/errors.ts';
-import { closeConnectionAfter, noteErrorCode } from './request-hooks.ts';
+import { closeConnectionAfter, noteErrorCode, noteUnavailable } from './request-hooks.ts';
 import { type AjvError, fromValidation } from './validation-errors.ts';
 
 /** The media types a route reads: the token endpoint also takes forms (RFC 6749), /v1 only JSON. */
@@ -56,7 +56,10 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
   if (fastifyError.validation && fastifyError.validation.length > 0) {
     return fromValidation(fastifyError.validation, fastifyError.validationContext ?? 'body', request);
   }
-  if (isDatabaseUnavailable(error)) {
+  const cause = unavailableCause(error);
+  if (cause) {
+    // No writable primary right now (§23): retry with the same reference; never a 500.
+    noteUnavailable(request, cause);
     return new ApiError('service_unavailable', 'The service is temporarily unavailable; retry shortly.', {
       headers: { 'retry-after': '2' },
     });

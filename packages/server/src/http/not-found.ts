@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../shared/api-version.ts';
 import { ApiError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { nearest } from './validation-errors.ts';
 
 /**
  * For the router's own refusals (an id longer than maxParamLength, a broken %-encoding), which
@@ -46,6 +47,24 @@ export function registerNotFound(app: FastifyInstance): void {
         headers: { allow: [...allowed].sort().join(', ') },
       });
     }
-    throw new ApiError('route_not_found', `No route ${request.method} ${path}.`);
+    const guess = nearRoute(path, request.method, byUrl);
+    throw new ApiError('route_not_found', `No route ${request.method} ${path}.${guess ? ` Did you mean ${request.method} ${guess}?` : ''}`);
   });
+}
+
+/**
+ * A route one misspelt segment away that takes the method (`/v1/payment` → /v1/payments,
+ * `/v1/topup` → /v1/topups), with the request's own values in the route's parameters.
+ */
+function nearRoute(path: string, method: string, byUrl: Map<string, Set<string>>): string | null {
+  const sent = path.split('/');
+  for (const [url, methods] of byUrl) {
+    const parts = url.split('/');
+    if (!methods.has(method) || parts.length !== sent.length) continue;
+    const differing = parts.flatMap((part, i) => (!part.startsWith(':') && part !== sent[i] ? [i] : []));
+    const i = differing[0];
+    if (differing.length !== 1 || i === undefined || nearest(sent[i] ?? '', [parts[i] ?? '']) === null) continue;
+    return parts.map((part, j) => (part.startsWith(':') ? sent[j] : part)).join('/');
+  }
+  return null;
 }

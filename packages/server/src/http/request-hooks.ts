@@ -11,6 +11,13 @@ export function noteErrorCode(request: FastifyRequest, code: string): void {
   refusedWith.set(request, code);
 }
 
+/** Why the database could not serve a request answered 503 (db/errors.ts), for the metrics. */
+const unavailableBecause = new WeakMap<FastifyRequest, string>();
+
+export function noteUnavailable(request: FastifyRequest, cause: string): void {
+  unavailableBecause.set(request, cause);
+}
+
 /** Connections whose last answer said `Connection: close`: nothing more on them is executed. */
 const closing = new WeakSet<Socket>();
 /** The latest response of each connection, so a pipelined request waits for the one before it. */
@@ -64,6 +71,8 @@ export function registerRequestHooks(app: FastifyInstance, metrics: Metrics): vo
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     metrics.observeRequest(request.method, route, reply.statusCode, seconds);
+    const cause = unavailableBecause.get(request);
+    if (cause !== undefined) metrics.observeUnavailable(cause);
     const code = refusedWith.get(request);
     request.log.info(
       {

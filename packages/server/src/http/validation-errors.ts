@@ -152,7 +152,7 @@ function wrongKind(errors: AjvError[], first: AjvError, roots: SchemaRoots, sent
 }
 
 /** A near miss among the names a schema takes: `amout` → amount, `phoneNumber` → phone_number. */
-function nearest(name: string, known: string[]): string | null {
+export function nearest(name: string, known: string[]): string | null {
   const squash = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
   const exact = known.find((k) => squash(k) === squash(name));
   if (exact) return exact;
@@ -195,20 +195,29 @@ function unknownParameter(first: AjvError, owner: Schema | null, context: string
   return new ApiError('parameter_unknown', `${where}${param} is not a known parameter.${hint}`, { param });
 }
 
-/** A required field that is absent; a near miss sent instead (`phoneNumber`) is named. */
+/**
+ * A required field that is absent, with what was sent instead: a near miss (`phoneNumber`), another
+ * field (`phone`, with the fields the object takes), or another means' object (`{type: 'card',
+ * mobile_money}`, with the two ways out).
+ */
 function missingParameter(first: AjvError, owner: Schema | null, sent: unknown, where: string): ApiError {
   const name = String(first.params.missingProperty);
   const param = pointerToParam(first.instancePath, name);
   const known = propertyNames(owner);
-  const others = sent !== null && typeof sent === 'object' ? Object.keys(sent).filter((key) => !known.includes(key)) : [];
+  const properties = (owner?.properties ?? {}) as Record<string, unknown>;
+  const keys = sent !== null && typeof sent === 'object' ? Object.keys(sent) : [];
+  const others = keys.filter((key) => !known.includes(key));
   const nearMiss = others.find((key) => nearest(key, [name]) !== null);
-  const expected = expectationOf((owner?.properties as Record<string, unknown> | undefined)?.[name], undefined);
-  const detail =
-    nearMiss !== undefined
-      ? ` (was it sent as ${nearMiss}? Names are spelt exactly as documented, in snake_case)`
-      : expected
-        ? `: ${expected}`
-        : '';
+  const otherMeans = keys.find((key) => properties[key] === false && MEANS_OBJECTS.has(key));
+  const expected = expectationOf(properties[name], undefined);
+  const parent = pointerToParam(first.instancePath);
+  const taken = known.filter((key) => properties[key] !== false);
+  let detail = expected ? `: ${expected}` : '';
+  if (nearMiss !== undefined) detail = ` (was it sent as ${nearMiss}? Names are spelt exactly as documented, in snake_case)`;
+  else if (otherMeans !== undefined)
+    detail = ` when ${parent}.type is ${name}; ${otherMeans} was sent instead: send ${name}, or set type to ${otherMeans}`;
+  else if (others.length > 0 && parent !== '')
+    detail = ` (${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} not known in ${parent || 'the request'}, which takes: ${taken.join(', ')})`;
   return new ApiError('parameter_missing', `${where}${param} is required${detail}.`, { param });
 }
 
@@ -219,6 +228,18 @@ export function fromValidation(errors: AjvError[], context: string, request: Fas
   const roots: SchemaRoots = { route: schemas[context], shared: (id) => request.server.getSchema(id) };
   const owner = ownerOf(roots, first.schemaPath);
   const sent = valueAt((request as unknown as Record<string, unknown>)[context === 'querystring' ? 'query' : context], first.instancePath);
+  if (
+    first.keyword === 'required' &&
+    first.instancePath === '' &&
+    first.params.missingProperty === 'reference' &&
+    request.headers['idempotency-key']
+  )
+    // A habit from other payment APIs: here the reference is the idempotency key.
+    return new ApiError(
+      'parameter_missing',
+      'reference is required: Purse reads no Idempotency-Key header; the reference, unique in your account, is what makes a retry safe (send your key as reference).',
+      { param: 'reference' },
+    );
   if (first.keyword === 'required') return missingParameter(first, owner, sent, where);
   if (first.keyword === 'additionalProperties') return unknownParameter(first, owner, context, where);
   if (first.propertyName !== undefined) {

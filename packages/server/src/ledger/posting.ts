@@ -8,8 +8,8 @@ import type { Cte } from '../db/cte.ts';
  * checks the whole ledger after the fact. The folder imports no domain.
  */
 
-/** A posting's step: 'hold' or 'final', or an expression choosing one per row. */
-export type Step = 'hold' | 'final' | RawBuilder<'hold' | 'final'>;
+/** A posting's step: 'hold', 'final' or 'reversal' (a refund that failed after it succeeded), or an expression choosing one per row. */
+export type Step = 'hold' | 'final' | 'reversal' | RawBuilder<'hold' | 'final'>;
 
 /** The next application order (ledger_entries.seq, migration 005). */
 export const nextEntrySeq = sql`nextval('ledger_entry_seq')`;

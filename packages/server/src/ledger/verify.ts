@@ -26,12 +26,16 @@ export interface LedgerReport {
    * the sum of the pending refunds and payouts; neither may be negative.
    */
   fundsMismatches: string[];
-  /** Payments whose non-failed refunds exceed their amount, or differ from amount_refunded. */
+  /**
+   * Payments whose refunds (neither failed nor reversed by a late failure) exceed what was
+   * received, or differ from amount_refunded.
+   */
   overRefunded: string[];
   /**
    * Refunds and payouts posted wrongly: pending with no hold or a final posting; final without
    * exactly one final posting (a failure decided when it was created has none at all); a hold
-   * on a wallet outflow; a failed one whose hold is not matched by a final posting.
+   * on a wallet outflow; a failed one whose hold is not matched by a final posting; a 'reversal'
+   * posting anywhere but on a succeeded refund whose late outcome is a failure, or missing there.
    */
   outflowPostingMismatches: string[];
 }
@@ -100,20 +104,12 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
   const refunds = await sql<{ id: string }>`
     SELECT c.id FROM charges c
     LEFT JOIN outflows o ON o.payment_id = c.id AND o.status <> 'failed'
+      AND NOT EXISTS (SELECT 1 FROM ledger_transactions r WHERE r.source_type = o.kind AND r.source_id = o.id AND r.step = 'reversal')
     WHERE c.kind = 'payment'
-    GROUP BY c.id, c.amount, c.amount_refunded
-    HAVING coalesce(sum(o.amount), 0) > c.amount OR coalesce(sum(o.amount), 0) <> c.amount_refunded
+    GROUP BY c.id, c.amount, c.amount_received, c.amount_refunded
+    HAVING coalesce(sum(o.amount), 0) > coalesce(c.amount_received, c.amount) OR coalesce(sum(o.amount), 0) <> c.amount_refunded
   `.execute(db);
-  const outflowPostings = await sql<{ id: string }>`
-    SELECT o.id FROM outflows o
-    LEFT JOIN ledger_transactions t ON t.source_type = o.kind AND t.source_id = o.id
-    GROUP BY o.id, o.status, o.destination_type
-    HAVING (o.status = 'pending' AND (count(*) FILTER (WHERE t.step = 'hold') <> 1 OR count(*) FILTER (WHERE t.step = 'final') <> 0))
-        OR (o.status = 'succeeded' AND count(*) FILTER (WHERE t.step = 'final') <> 1)
-        OR (o.status = 'failed' AND count(*) FILTER (WHERE t.step = 'final') <> count(*) FILTER (WHERE t.step = 'hold'))
-        OR (o.destination_type = 'wallet' AND count(*) FILTER (WHERE t.step = 'hold') > 0)
-        OR (o.destination_type <> 'wallet' AND o.status = 'succeeded' AND count(*) FILTER (WHERE t.step = 'hold') <> 1)
-  `.execute(db);
+  const outflowPostings = await outflowPostingMismatches(db);
   return {
     transactions: Number(present(counts.rows[0], 'counts').transactions),
     entries: Number(present(counts.rows[0], 'counts').entries),
@@ -125,8 +121,25 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     transferPostingMismatches: transfers.rows.map((r) => r.id),
     fundsMismatches: funds.rows.map((r) => r.key),
     overRefunded: refunds.rows.map((r) => r.id),
-    outflowPostingMismatches: outflowPostings.rows.map((r) => r.id),
+    outflowPostingMismatches: outflowPostings,
   };
+}
+
+/** Refunds and payouts whose postings disagree with their status (see LedgerReport.outflowPostingMismatches). */
+async function outflowPostingMismatches(db: Db): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    SELECT o.id FROM outflows o
+    LEFT JOIN ledger_transactions t ON t.source_type = o.kind AND t.source_id = o.id
+    GROUP BY o.id, o.kind, o.status, o.destination_type, o.late_outcome
+    HAVING (count(*) FILTER (WHERE t.step = 'reversal') = 1) IS DISTINCT FROM
+          (o.kind = 'refund' AND o.status = 'succeeded' AND coalesce(o.late_outcome ->> 'status' = 'failed', false))
+        OR (o.status = 'pending' AND (count(*) FILTER (WHERE t.step = 'hold') <> 1 OR count(*) FILTER (WHERE t.step = 'final') <> 0))
+        OR (o.status = 'succeeded' AND count(*) FILTER (WHERE t.step = 'final') <> 1)
+        OR (o.status = 'failed' AND count(*) FILTER (WHERE t.step = 'final') <> count(*) FILTER (WHERE t.step = 'hold'))
+        OR (o.destination_type = 'wallet' AND count(*) FILTER (WHERE t.step = 'hold') > 0)
+        OR (o.destination_type <> 'wallet' AND o.status = 'succeeded' AND count(*) FILTER (WHERE t.step = 'hold') <> 1)
+  `.execute(db);
+  return result.rows.map((r) => r.id);
 }
 
 export function isHealthy(report: LedgerReport): boolean {

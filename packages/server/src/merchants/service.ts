@@ -1,3 +1,7 @@
+import { insertApiKey } from '../api-keys/store.ts';
+import { operatorEntry } from '../audit/entry.ts';
+import { appendAudit } from '../audit/store.ts';
+import type { AuditEntry } from '../audit/types.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
@@ -36,6 +40,37 @@ export function toProfile(row: MerchantRow): MerchantProfile {
   };
 }
 
+/** The merchant, its first key (scope all, whose client id the merchant row names), and the first record of its audit chain. */
+async function insertNewMerchant(
+  db: Db,
+  m: { credentials: MerchantCredentials; name: string; livemode: boolean; secretHash: string },
+  now: Date,
+): Promise<void> {
+  const { merchant_id: merchantId, client_id: clientId } = m.credentials;
+  await db.transaction().execute(async (trx) => {
+    await store.insertMerchant(trx, { id: merchantId, name: m.name, livemode: m.livemode, clientId, now });
+    await insertApiKey(trx, {
+      id: newId('apiKey'),
+      merchantId,
+      name: 'Default key',
+      clientId,
+      secretHash: m.secretHash,
+      scopes: ['all'],
+      now,
+    });
+    await appendAudit(trx, [operatorEntry(merchantId, 'merchant.created', { name: m.name, livemode: m.livemode })], now);
+  });
+}
+
+/** An operator's change to a merchant row and its audit record, in one transaction; false: no such merchant. */
+async function changeMerchant(db: Db, change: (trx: Db) => Promise<boolean>, record: AuditEntry, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await change(trx))) return false;
+    await appendAudit(trx, [record], now);
+    return true;
+  });
+}
+
 export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buffer; onCredentialsChanged?: (clientId: string) => void }) {
   const { db, clock, hashKey } = deps;
   const changed = (clientId: string) => deps.onCredentialsChanged?.(clientId);
@@ -47,14 +82,7 @@ export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buf
       if (name.length === 0 || name.length > 200) return err('name_invalid');
       const livemode = input.livemode ?? false;
       const credentials = { merchant_id: newId('merchant'), client_id: newId('client'), client_secret: secretFor(livemode) };
-      await store.insertMerchant(db, {
-        id: credentials.merchant_id,
-        name,
-        livemode,
-        clientId: credentials.client_id,
-        clientSecretHash: keyedHash(hashKey, credentials.client_secret),
-        now: clock.now(),
-      });
+      await insertNewMerchant(db, { credentials, name, livemode, secretHash: keyedHash(hashKey, credentials.client_secret) }, clock.now());
       return ok(credentials);
     },
 
@@ -71,13 +99,18 @@ export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buf
       const row = await store.findMerchant(db, id);
       if (!row) return err('merchant_not_found');
       const clientSecret = secretFor(row.livemode);
-      await store.updateMerchantSecret(db, id, keyedHash(hashKey, clientSecret), clock.now());
+      const now = clock.now();
+      const rotate = (trx: Db) => store.updateMerchantSecret(trx, id, keyedHash(hashKey, clientSecret), now);
+      await changeMerchant(db, rotate, operatorEntry(id, 'merchant.secret_rotated'), now);
       changed(row.client_id);
       return ok({ merchant_id: id, client_id: row.client_id, client_secret: clientSecret });
     },
 
     async setStatus(id: string, status: 'active' | 'disabled'): Promise<Result<MerchantProfile, 'merchant_not_found'>> {
-      if (!(await store.updateMerchantStatus(db, id, status, clock.now()))) return err('merchant_not_found');
+      const now = clock.now();
+      const record = operatorEntry(id, status === 'active' ? 'merchant.enabled' : 'merchant.disabled', { status });
+      if (!(await changeMerchant(db, (trx) => store.updateMerchantStatus(trx, id, status, now), record, now)))
+        return err('merchant_not_found');
       const profile = toProfile(present(await store.findMerchant(db, id), 'merchant'));
       changed(profile.client_id);
       return ok(profile);
@@ -85,12 +118,12 @@ export function createMerchantService(deps: { db: Db; clock: Clock; hashKey: Buf
 
     /** Whether a live merchant may post card numbers through the API (the operator's decision; sandbox ones always may). */
     async setRawCardData(id: string, allowed: boolean): Promise<Result<MerchantProfile, 'merchant_not_found'>> {
-      const updated = await db
-        .updateTable('merchants')
-        .set({ raw_card_data: allowed, updated_at: clock.now() })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) return err('merchant_not_found');
+      const now = clock.now();
+      const set = async (trx: Db) =>
+        (await trx.updateTable('merchants').set({ raw_card_data: allowed, updated_at: now }).where('id', '=', id).executeTakeFirst())
+          .numUpdatedRows > 0n;
+      if (!(await changeMerchant(db, set, operatorEntry(id, 'merchant.updated', { raw_card_data: allowed }), now)))
+        return err('merchant_not_found');
       return ok(toProfile(present(await store.findMerchant(db, id), 'merchant')));
     },
 

@@ -5,7 +5,7 @@ const PUBLIC_COLUMNS = ['id', 'name', 'status', 'livemode', 'client_id', 'create
 
 export async function insertMerchant(
   db: Db,
-  row: { id: string; name: string; livemode: boolean; clientId: string; clientSecretHash: string; now: Date },
+  row: { id: string; name: string; livemode: boolean; clientId: string; now: Date },
 ): Promise<void> {
   await db
     .insertInto('merchants')
@@ -15,7 +15,6 @@ export async function insertMerchant(
       status: 'active',
       livemode: row.livemode,
       client_id: row.clientId,
-      client_secret_hash: row.clientSecretHash,
       created_at: row.now,
       updated_at: row.now,
     })
@@ -24,14 +23,6 @@ export async function insertMerchant(
 
 export async function findMerchant(db: Db, id: string) {
   return db.selectFrom('merchants').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
-}
-
-export async function findMerchantByClientId(db: Db, clientId: string) {
-  return db
-    .selectFrom('merchants')
-    .select(['id', 'status', 'client_secret_hash', 'credential_version'])
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
 }
 
 export async function listMerchants(db: Db) {
@@ -43,12 +34,24 @@ export async function countMerchants(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-/** Replaces the secret and bumps the credential version, which revokes every issued token. */
+/**
+ * The operator's rotation: replaces the secret of the merchant's first key (merchants.client_id),
+ * active again if the merchant had revoked it, and bumps its version, which revokes its tokens.
+ */
 export async function updateMerchantSecret(db: Db, id: string, clientSecretHash: string, now: Date): Promise<boolean> {
   const result = await db
-    .updateTable('merchants')
-    .set({ client_secret_hash: clientSecretHash, credential_version: sql`credential_version + 1`, updated_at: now })
-    .where('id', '=', id)
+    .updateTable('api_keys')
+    .set({
+      secret_hash: clientSecretHash,
+      previous_secret_hash: null,
+      previous_secret_expires_at: null,
+      status: 'active',
+      revoked_at: null,
+      credential_version: sql`credential_version + 1`,
+      updated_at: now,
+    })
+    .where('merchant_id', '=', id)
+    .where('client_id', '=', db.selectFrom('merchants').select('client_id').where('id', '=', id))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

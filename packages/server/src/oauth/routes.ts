@@ -181,7 +181,9 @@ function registerTokenRoutes(app: RouteApp, deps: { oauth: OAuthService }): void
         }
         throw OAuthError.of(
           'invalid_client',
-          'Client authentication failed.',
+          // One answer for an unknown client and a wrong secret (and a disabled merchant): nothing to tell them apart.
+          'Client authentication failed: the client_id is unknown or the client_secret is not its current one (or the merchant is disabled). ' +
+            'A secret is shown once, when the merchant is created or its secret rotated.',
           credentials.usedBasic ? { 'www-authenticate': `Basic realm="${REALM}"` } : {},
         );
       }

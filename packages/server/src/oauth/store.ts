@@ -2,7 +2,17 @@ import type { Db } from '../db/db.ts';
 
 export async function insertAccessToken(
   db: Db,
-  token: { tokenHash: string; merchantId: string; credentialVersion: number; createdAt: Date; expiresAt: Date },
+  token: {
+    tokenHash: string;
+    merchantId: string;
+    credentialVersion: number;
+    /** Exactly one of the two: the key (and its version) or the dashboard session that issues the token. */
+    apiKeyId: string | null;
+    keyVersion: number | null;
+    sessionId?: string;
+    createdAt: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('access_tokens')
@@ -10,17 +20,26 @@ export async function insertAccessToken(
       token_hash: token.tokenHash,
       merchant_id: token.merchantId,
       credential_version: token.credentialVersion,
+      api_key_id: token.apiKeyId,
+      key_version: token.keyVersion,
+      session_id: token.sessionId ?? null,
       created_at: token.createdAt,
       expires_at: token.expiresAt,
     })
     .execute();
 }
 
-/** The token joined with its merchant's current status and credential version. */
+/**
+ * The token joined with its merchant's current status and version, and with what issued it: its
+ * key's status, versions and scopes, or its dashboard session and the session's user.
+ */
 export async function findAccessToken(db: Db, tokenHash: string) {
   return db
     .selectFrom('access_tokens as t')
     .innerJoin('merchants as m', 'm.id', 't.merchant_id')
+    .leftJoin('api_keys as k', 'k.id', 't.api_key_id')
+    .leftJoin('dashboard_sessions as s', 's.id', 't.session_id')
+    .leftJoin('users as u', 'u.id', 's.user_id')
     .select([
       't.merchant_id',
       't.expires_at',
@@ -28,25 +47,33 @@ export async function findAccessToken(db: Db, tokenHash: string) {
       'm.credential_version as merchant_version',
       'm.status',
       'm.livemode',
+      't.api_key_id',
+      't.key_version as token_key_version',
+      'k.credential_version as key_version',
+      'k.status as key_status',
+      'k.previous_secret_expires_at',
+      'k.scopes',
+      't.session_id',
+      's.state as session_state',
+      's.last_seen_at as session_last_seen_at',
+      's.expires_at as session_expires_at',
+      's.revoked_at as session_revoked_at',
+      'u.id as user_id',
+      'u.email as user_email',
+      'u.role as user_role',
+      'u.status as user_status',
     ])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 
-export async function deleteExpiredTokens(db: Db, before: Date): Promise<number> {
-  const result = await db.deleteFrom('access_tokens').where('expires_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/**
- * Re-keys a client-secret hash made with the previous service key. Conditional on the old hash,
- * so a rotation of the secret in between wins; the credential version is unchanged (same secret).
- */
-export async function rehashClientSecret(db: Db, merchantId: string, oldHash: string, newHash: string): Promise<void> {
+/** A session's token was used: its session's last activity, written at most once a minute (`before`: the last write's limit). */
+export async function touchSession(db: Db, sessionId: string, now: Date, before: Date): Promise<void> {
   await db
-    .updateTable('merchants')
-    .set({ client_secret_hash: newHash })
-    .where('id', '=', merchantId)
-    .where('client_secret_hash', '=', oldHash)
+    .updateTable('dashboard_sessions')
+    .set({ last_seen_at: now })
+    .where('id', '=', sessionId)
+    .where('last_seen_at', '<', before)
+    .where('revoked_at', 'is', null)
     .execute();
 }

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics; one registry per app so tests can build several apps in one process. */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
@@ -24,8 +24,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     buckets: [1, 2, 4, 8, 16, 32, 64, 128],
     registers: [registry],
   });
+  const database = databaseMetrics(registry);
   return {
     registry,
+    ...database,
     observeBatch(size: number, fellBack: boolean): void {
       batches.observe({ fell_back: String(fellBack) }, size);
     },
@@ -38,3 +40,53 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The database as the requests saw it during a failover (docs/failover.md): 503s by cause, and the
+ * windows without a writable primary, each from the first request refused for want of one to
+ * the next write or readiness check that succeeded.
+ */
+function databaseMetrics(registry: Registry, now: () => number = Date.now) {
+  const unavailable = new Counter({
+    name: 'purse_unavailable_total',
+    help: 'Requests answered 503 because the database could not serve them, by cause (connection_lost, read_only, commit_unknown…).',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  const conflicts = new Counter({
+    name: 'purse_group_commit_conflicts_total',
+    help: 'Group-commit batches or statements run again after a deadlock (40P01) or serialization failure (40001).',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  const windows = new Histogram({
+    name: 'purse_database_unavailable_window_seconds',
+    help: 'Windows without a writable primary seen by this process (failovers, outages), from the first refused request to the next success.',
+    buckets: [1, 2, 5, 10, 15, 20, 30, 45, 60, 120, 300],
+    registers: [registry],
+  });
+  const available = new Gauge({
+    name: 'purse_database_available',
+    help: '1 while the last database operation of this process succeeded, 0 inside a window without a writable primary.',
+    registers: [registry],
+  });
+  available.set(1);
+  let since: number | undefined;
+  return {
+    observeUnavailable(cause: string): void {
+      unavailable.inc({ cause });
+      if (since !== undefined) return;
+      since = now();
+      available.set(0);
+    },
+    observeDatabaseAvailable(): void {
+      if (since === undefined) return;
+      windows.observe((now() - since) / 1000);
+      since = undefined;
+      available.set(1);
+    },
+    observeConflict(code: string): void {
+      conflicts.inc({ code });
+    },
+  };
+}

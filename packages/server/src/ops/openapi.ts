@@ -21,6 +21,7 @@ export const ErrorBody = Type.Object(
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, currency_not_supported or resource_missing.',
   401: 'token_missing, token_invalid or token_expired; see WWW-Authenticate.',
+  403: 'insufficient_scope: the API key lacks the scope this route needs (named in WWW-Authenticate: Bearer error="insufficient_scope", scope="…").',
   404: 'resource_not_found: unknown id, or an id of another merchant (identical body).',
   405: 'method_not_allowed; see Allow.',
   409: 'reference_conflict (with existing_id) or invalid_state.',
@@ -30,10 +31,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'service_unavailable: the database is unreachable; retry after Retry-After.',
 };
 
-/** Response entries for the given error statuses, all in the contract's envelope. */
+/**
+ * Response entries for the given error statuses, all in the contract's envelope. A route that can
+ * answer 401 is a /v1 route behind a scope (route-scopes.ts), so it can answer 403 too.
+ */
 export function errorResponses(...statuses: number[]): Record<number, unknown> {
   const out: Record<number, unknown> = {};
-  for (const status of statuses) out[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', $ref: 'Error#' };
+  const all = statuses.includes(401) && !statuses.includes(403) ? [...statuses, 403].sort((a, b) => a - b) : statuses;
+  for (const status of all) out[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', $ref: 'Error#' };
   return out;
 }
 
@@ -90,6 +95,63 @@ function addDiscriminatorMappings(node: unknown, spec: Node): void {
   schema.discriminator.mapping = mapping;
 }
 
+/** Every tag, in the order /docs shows them: what a merchant calls first, the operator's last. */
+const TAGS = [
+  { name: 'Authentication', description: 'OAuth 2.0 client credentials.' },
+  { name: 'Merchant', description: 'The authenticated merchant.' },
+  { name: 'Payments', description: 'Take a payment by wallet, mobile money or card.' },
+  { name: 'Top-ups', description: 'Add money to a wallet by mobile money or card.' },
+  { name: 'Refunds', description: 'Give back all or part of a payment.' },
+  { name: 'Payouts', description: 'Send collected funds to mobile money or a wallet.' },
+  { name: 'Wallets', description: 'Stored-value wallets of your customers.' },
+  { name: 'Transfers', description: 'Move money between two of your wallets.' },
+  { name: 'Checkout sessions', description: 'A page Purse hosts where the payer pays by card or mobile money.' },
+  { name: 'Payment links', description: 'A reusable URL to the hosted page: each visit opens a fresh session.' },
+  { name: 'Balance', description: 'Your balance, available and reserved.' },
+  { name: 'Balance transactions', description: 'Every movement of your balance.' },
+  { name: 'Events', description: 'What happened, in order.' },
+  { name: 'Webhooks', description: 'Endpoints that receive the events, signed.' },
+  { name: 'Sandbox', description: 'Sandbox merchants only: make a pending object succeed or fail now.' },
+  { name: 'API keys', description: 'Named client credentials with scopes; a token carries its key’s scopes.' },
+  { name: 'Audit log', description: 'Who did what, from where: append-only, chained by hash.' },
+  {
+    name: 'Dashboard sign-in',
+    description:
+      'The dashboard’s users: sign-in by email and password with TOTP, cookie sessions with a CSRF token, session-bound tokens for /v1, ' +
+      'invitations and the owner’s users (docs/users.md). Outside /v1; not for integrations.',
+  },
+  { name: 'Operations', description: 'Health, readiness, metrics and this document.' },
+  { name: 'Provider callbacks', description: 'Asynchronous outcomes sent by payment providers, signed by them (no Bearer token).' },
+];
+
+/** How each route authenticates: OAuth client credentials and Bearer tokens; the dashboard's cookie and CSRF header. */
+const SECURITY_SCHEMES = {
+  oauth2: {
+    type: 'oauth2',
+    description: 'Client credentials exchanged at POST /oauth/token for a Bearer token.',
+    flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
+  },
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'The access_token from POST /oauth/token.' },
+  dashboardSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'purse_session',
+    description: 'The dashboard session cookie set by POST /dashboard/api/sign-in (HttpOnly, SameSite=Strict, Path=/dashboard).',
+  },
+  csrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description: 'The session’s CSRF token (csrf_token of sign-in, the second factor or GET /dashboard/api/session), on every write.',
+  },
+  clientBasic: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'Only at POST /oauth/token: the client id and secret as HTTP Basic (RFC 6749 §2.3.1), each form-encoded before they are joined with ":".',
+  },
+} as const;
+
 export async function registerOpenApi(app: FastifyInstance, options: { publicBaseUrl: string | null }): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
@@ -105,28 +167,10 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicBas
       // Relative: the document as a file resolves against where it was read; served, it names its host (serversFor).
       servers: [{ url: '/', description: 'The host this document was read from' }],
       components: {
-        securitySchemes: {
-          oauth2: {
-            type: 'oauth2',
-            description: 'Client credentials exchanged at POST /oauth/token for a Bearer token.',
-            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
-          },
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The access_token from POST /oauth/token.' },
-          clientBasic: {
-            type: 'http',
-            scheme: 'basic',
-            description:
-              'Only at POST /oauth/token: the client id and secret as HTTP Basic (RFC 6749 §2.3.1), each form-encoded before they are joined with ":".',
-          },
-        },
+        securitySchemes: SECURITY_SCHEMES,
       },
       security: [{ oauth2: [] }, { bearerAuth: [] }],
-      tags: [
-        { name: 'Authentication', description: 'OAuth 2.0 client credentials.' },
-        { name: 'Merchant', description: 'The authenticated merchant.' },
-        { name: 'Operations', description: 'Health, readiness, metrics and this document.' },
-        { name: 'Provider callbacks', description: 'Asynchronous outcomes sent by payment providers, signed by them (no Bearer token).' },
-      ],
+      tags: TAGS,
     },
     // @fastify/swagger marks every body it knows as required; the sandbox fail body is optional
     // (a request without one validates as {}), and the document says so.

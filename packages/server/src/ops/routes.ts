@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Db } from '../db/db.ts';
-import { ApiError } from '../shared/errors.ts';
+import { DatabaseStatus, writablePrimary } from './database-status.ts';
 import type { Metrics } from './metrics.ts';
 import { errorResponses, serversFor } from './openapi.ts';
 
@@ -13,6 +12,7 @@ const Readiness = Type.Object({
     description:
       'Where rate limits and failure throttles are counted: "shared through Redis", "per process", or "per process (Redis unreachable: …)".',
   }),
+  database: DatabaseStatus,
 });
 
 /**
@@ -79,20 +79,13 @@ export function registerOpsRoutes(
       schema: {
         ...common,
         operationId: 'getReadiness',
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: a writable primary answers',
         description:
-          'Ready when the database answers. With PURSE_REDIS_URL, an unreachable Redis does not make the service unready: limits are then counted per process, and `limits` says so.',
+          'Ready when the database answers and takes writes (not a standby, not read-only: during a failover, 503 until the new primary answers). `database` names the node that answered and how many synchronous standbys it has. With PURSE_REDIS_URL, an unreachable Redis does not make the service unready: limits are then counted per process, and `limits` says so.',
         response: { 200: Readiness, ...errorResponses(503) },
       },
     },
-    async () => {
-      try {
-        await sql`SELECT 1`.execute(deps.db);
-      } catch {
-        throw new ApiError('service_unavailable', 'The database is not reachable.', { headers: { 'retry-after': '2' } });
-      }
-      return { status: 'ready', limits: deps.limitsMode().detail };
-    },
+    async () => ({ status: 'ready', limits: deps.limitsMode().detail, database: await writablePrimary(deps.db, deps.metrics) }),
   );
 
   app.get(

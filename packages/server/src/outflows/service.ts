@@ -1,4 +1,6 @@
 import type { Static } from 'typebox';
+import { auditEntry } from '../audit/entry.ts';
+import type { AuditEntry } from '../audit/types.ts';
 import * as input from '../charges/input.ts';
 import { loadWallet } from '../charges/prepare.ts';
 import type { ChargeReader } from '../charges/store/read.ts';
@@ -17,6 +19,7 @@ import type { FailureCode } from '../shared/failures.ts';
 import { type Fingerprint, fingerprint } from '../shared/fingerprint.ts';
 import { isIdOf, newId } from '../shared/ids.ts';
 import { present } from '../shared/invariant.ts';
+import { formatAmount } from '../shared/money.ts';
 import type { PageRequest } from '../shared/pagination.ts';
 import { type Created, referenceConflict, sameRequest } from '../shared/replay.ts';
 import type { CreatePayoutBody, CreateRefundBody } from './schemas.ts';
@@ -77,6 +80,12 @@ function refundDestination(payment: ChargeRow): { type: DestinationType; destina
       throw new Error(`invariant broken: no refund destination for ${String(unhandled)}`);
     }
   }
+}
+
+/** The audit record of an outflow's creation (docs/keys-and-audit.md): who asked, for how much. */
+function creationRecord(auth: AuthContext, base: OutflowRow): AuditEntry {
+  const changes = { amount: formatAmount(BigInt(base.amount), base.currency), currency: base.currency, payment_id: base.payment_id };
+  return auditEntry(auth, `${base.kind}.created`, { type: base.kind, id: base.id }, changes);
 }
 
 export function createOutflowService(deps: {
@@ -146,7 +155,7 @@ export function createOutflowService(deps: {
     for (let attempt = 0; decision === 'no_funds_row' && attempt < 2; attempt++) {
       if (attempt > 0) await ensureFundsRow(db, auth.merchantId, draft.currency);
       try {
-        decision = (await lane.merge(deps.writes.outflows, outflowItem({ base, refuse }))).decision;
+        decision = (await lane.merge(deps.writes.outflows, outflowItem({ base, refuse }, creationRecord(auth, base)))).decision;
       } catch (error) {
         if (isUniqueViolation(error)) return replay(auth, draft);
         throw error;

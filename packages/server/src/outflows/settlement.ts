@@ -9,12 +9,14 @@ import {
 } from '../connectors/connector.ts';
 import type { ConnectorRegistry } from '../connectors/registry.ts';
 import type { Db } from '../db/db.ts';
+import { lateOutcome } from '../events/late-outcome.ts';
 import { eventPayload } from '../events/view.ts';
 import type { Clock } from '../shared/clock.ts';
 import { FAILURE_MESSAGES } from '../shared/failures.ts';
 import { present } from '../shared/invariant.ts';
 import * as store from './store/complete.ts';
 import { findOutflowById } from './store/read.ts';
+import { reverseFailedRefund } from './store/reversal.ts';
 import { type OutflowRow, outflowView } from './view.ts';
 
 type FinalOutcome = Extract<ProviderOutcome, { status: 'succeeded' | 'failed' }>;
@@ -32,6 +34,29 @@ export function outboundRequest(outflow: OutflowRow, paymentProviderReference: s
   }
   // A card refund goes back through the payment it refunds: the provider knows the card by that charge.
   return { ...base, destination: { type: 'card', paymentKey: present(outflow.payment_id, 'refunded payment'), paymentProviderReference } };
+}
+
+/**
+ * A contradiction of a final state is kept, never applied, with one exception: a refund that
+ * succeeded and then failed (the payer never got the money) gives it back to the merchant in the
+ * statement that keeps the late outcome (store/reversal.ts), exactly once.
+ */
+async function keepLateOutcome(
+  deps: { db: Db; log: FastifyBaseLogger },
+  existing: OutflowRow,
+  outcome: FinalOutcome,
+  now: Date,
+): Promise<void> {
+  const { db, log } = deps;
+  if (existing.kind !== 'refund' || existing.status !== 'succeeded' || outcome.status !== 'failed') {
+    await store.recordLateOutcome(db, existing, outcome, now);
+    return;
+  }
+  const late = lateOutcome(outcome, now);
+  const shown: OutflowRow = { ...existing, late_outcome: late, updated_at: now };
+  const reversed = await reverseFailedRefund(db, { refund: existing, outcome: late, now, payload: eventPayload(outflowView(shown)) });
+  if (reversed)
+    log.warn({ refund_id: existing.id, amount: existing.amount }, 'refund failed after it succeeded; its amount is back in the balance');
 }
 
 /**
@@ -78,7 +103,7 @@ export function createOutflowSettlement(deps: {
     const existing = present(await findOutflowById(db, outflow.id), 'outflow');
     if (existing.status !== outcome.status || existing.failure_code !== failureCode) {
       log.warn({ outflow_id: outflow.id, status: existing.status, late: outcome.status }, 'provider outcome after a final state; kept');
-      await store.recordLateOutcome(db, existing, outcome, now);
+      await keepLateOutcome({ db, log }, existing, outcome, now);
     }
     return existing;
   }

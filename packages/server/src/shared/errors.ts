@@ -21,6 +21,20 @@ export const ERROR_TYPES = {
   token_expired: ['authentication_error', 401],
   // Provider callbacks (outside /v1): a missing or wrong provider signature.
   signature_invalid: ['authentication_error', 401],
+  // A valid token whose API key lacks the route's scope (RFC 6750 §3.1; Stripe's type for it).
+  insufficient_scope: ['invalid_request_error', 403],
+  // The dashboard's sign-in, sessions and users (docs/users.md).
+  sign_in_failed: ['authentication_error', 401],
+  second_factor_invalid: ['authentication_error', 401],
+  session_invalid: ['authentication_error', 401],
+  csrf_token_invalid: ['invalid_request_error', 403],
+  // A session still waiting for its second factor or TOTP enrolment, on a route that needs a full one.
+  session_incomplete: ['invalid_request_error', 403],
+  insufficient_role: ['invalid_request_error', 403],
+  invitation_invalid: ['invalid_request_error', 400],
+  user_exists: ['invalid_request_error', 409],
+  last_owner: ['invalid_request_error', 409],
+  totp_already_enabled: ['invalid_request_error', 409],
   resource_not_found: ['invalid_request_error', 404],
   route_not_found: ['invalid_request_error', 404],
   method_not_allowed: ['invalid_request_error', 405],
@@ -28,6 +42,8 @@ export const ERROR_TYPES = {
   invalid_state: ['invalid_request_error', 409],
   // Capture or cancel of a payment in a state that does not allow it.
   payment_invalid_state: ['invalid_request_error', 409],
+  // Expire of a checkout session that is complete or whose payment is still under way.
+  checkout_session_invalid_state: ['invalid_request_error', 409],
   payload_too_large: ['invalid_request_error', 413],
   unsupported_media_type: ['invalid_request_error', 415],
   rate_limited: ['rate_limit_error', 429],

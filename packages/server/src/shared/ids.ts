@@ -24,6 +24,13 @@ export const ID_PREFIXES = {
   event: 'evt',
   webhookEndpoint: 'whe',
   delivery: 'del',
+  checkoutSession: 'cs',
+  paymentLink: 'plink',
+  /** A merchant's client credential with its scopes (docs/api.md, keys). */
+  apiKey: 'key',
+  auditEvent: 'aud',
+  /** A dashboard user of a merchant (docs/users.md). */
+  user: 'usr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -46,6 +46,19 @@ export function serializeError(error: unknown): unknown {
 }
 
 /**
+ * Capability URLs: whoever holds the token of a hosted page (`/pay/<token>`, `/pay/link/<token>`)
+ * or of a 3-D Secure step (`/3ds/<id>/<token>`) can act on it, so it is a secret like a key.
+ */
+const CAPABILITY_PATHS: readonly RegExp[] = [/^(\/pay\/link\/)[^/]+/, /^(\/pay\/)(?!assets\/|link\/)[^/]+/, /^(\/3ds\/[^/]+\/)[^/]+/];
+
+/** The path a log line shows: no query string, and a capability token replaced by `[token]`. */
+export function loggedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  for (const pattern of CAPABILITY_PATHS) if (pattern.test(path)) return path.replace(pattern, '$1[token]');
+  return path;
+}
+
+/**
  * The options of every process logger (server and CLI). Here rather than in app.ts: deps.ts
  * builds the logger before any app exists, and app.ts depends on deps.ts.
  */
@@ -59,7 +72,7 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     // Only method and path: a query string may carry what a client should not have sent.
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: loggedPath(req.url) }),
       err: serializeError,
     },
   };

@@ -18,6 +18,12 @@ export const CreateTopupBody = Type.Object(
     description: Type.Optional(Description),
     callback_url: Type.Optional(CallbackUrl),
     metadata: Type.Optional(Metadata),
+    return_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: "Cards: where Purse sends the payer's browser after 3-D Secure, with ?topup_id=… (absolute http(s) URL).",
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -185,6 +185,8 @@ export const transfers: Transfers = {
   id: (item) => item.base.id,
   // Its wallets are locked in id order; two lanes' transfers, each statement committing alone, never deadlock.
   alone: true,
+  locks: (item) => ({ wallets: [item.base.source_wallet_id, item.base.destination_wallet_id] }),
+  lockedInOrder: true,
 };
 
 export async function findTransfer(db: Db, merchantId: string, id: string) {

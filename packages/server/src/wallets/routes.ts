@@ -1,21 +1,12 @@
 import { Type } from 'typebox';
 import { CREATE_RESPONSES, sendCreated } from '../http/created.ts';
+import { refuseBody } from '../http/no-body.ts';
 import { IdParams } from '../http/params.ts';
 import type { RouteApp } from '../http/route-app.ts';
 import { errorResponses } from '../ops/openapi.ts';
-import { ApiError } from '../shared/errors.ts';
 import { ListQuery, listResponseSchema, NoQuery, readPageRequest } from '../shared/pagination.ts';
 import { BalanceView, CreateWalletBody, WalletTransactionView, WalletView } from './schemas.ts';
 import type { WalletService } from './service.ts';
-
-/** Freeze and unfreeze take no body: none, or an empty object; any field is unknown (docs/api.md §6). */
-function refuseBody(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_json', 'The request body must be a JSON object.');
-  const key = Object.keys(body)[0];
-  if (key !== undefined)
-    throw new ApiError('parameter_unknown', `${key} is not a known parameter. This route takes no body parameters.`, { param: key });
-}
 
 const PageQuery = Type.Object(ListQuery, { additionalProperties: false });
 

@@ -1,4 +1,6 @@
 import type { Static } from 'typebox';
+import { auditEntry } from '../audit/entry.ts';
+import { withAudit } from '../audit/store.ts';
 import { checkCurrency, checkCustomer, checkReference } from '../charges/input.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
@@ -15,6 +17,17 @@ import { type Created, referenceConflict, sameRequest } from '../shared/replay.t
 import type { CreateWalletBody } from './schemas.ts';
 import * as store from './store.ts';
 import { type WalletView, walletTransactionView, walletView } from './view.ts';
+
+/** Freezes or unfreezes a wallet, with its audit record in the same transaction. */
+function setStatusAudited(db: Db, auth: AuthContext, id: string, status: 'active' | 'inactive', now: Date) {
+  const record = auditEntry(auth, status === 'inactive' ? 'wallet.frozen' : 'wallet.unfrozen', { type: 'wallet', id }, { status });
+  return withAudit(
+    db,
+    now,
+    (trx) => store.setWalletStatus(trx, auth.merchantId, id, status, now),
+    (updated) => (updated ? record : null),
+  );
+}
 
 export function createWalletService(deps: { db: Db; clock: Clock; config: Config; hashKey: Buffer }) {
   const { db, clock, config, hashKey } = deps;
@@ -63,7 +76,7 @@ export function createWalletService(deps: { db: Db; clock: Clock; config: Config
 
     async setStatus(auth: AuthContext, id: string, status: 'active' | 'inactive'): Promise<WalletView> {
       if (!isIdOf('wallet', id)) throw notFound();
-      const row = await store.setWalletStatus(db, auth.merchantId, id, status, clock.now());
+      const row = await setStatusAudited(db, auth, id, status, clock.now());
       if (!row) throw notFound();
       return walletView(row);
     },

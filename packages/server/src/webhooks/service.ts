@@ -1,3 +1,5 @@
+import { auditEntry } from '../audit/entry.ts';
+import { withAudit } from '../audit/store.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { eventPayload } from '../events/view.ts';
@@ -12,6 +14,29 @@ import { guardedLookup } from './sender.ts';
 import * as store from './store.ts';
 import { type AddressPolicy, addressPolicy, checkCallbackUrl, URL_PROBLEM_MESSAGES } from './url-guard.ts';
 import { endpointView } from './view.ts';
+
+/** The columns an update sets, from its body. */
+function endpointChanges(body: { url?: string; events?: string[]; description?: string | null; status?: 'enabled' | 'disabled' }) {
+  const set: Parameters<typeof store.updateEndpoint>[3] = {};
+  if (body.url !== undefined) set.url = body.url;
+  if (body.events !== undefined) {
+    const events = [...new Set(body.events)];
+    set.events = events.includes('*') ? [] : events.sort();
+  }
+  if (body.description !== undefined) set.description = body.description;
+  if (body.status !== undefined) set.status = body.status;
+  return set;
+}
+
+/** An endpoint's change and its audit record, in one transaction; recorded only when the act found the endpoint. */
+function audited<T>(
+  db: Db,
+  r: { auth: AuthContext; now: Date; action: string; id: string; changes?: Record<string, unknown> },
+  act: (trx: Db) => Promise<T>,
+): Promise<T> {
+  const entry = auditEntry(r.auth, r.action, { type: 'webhook_endpoint', id: r.id }, r.changes);
+  return withAudit(db, r.now, act, (result) => (result ? entry : null));
+}
 
 function resolves(hostname: string, policy: AddressPolicy): Promise<boolean> {
   return new Promise((resolve) => guardedLookup(policy)(hostname, { all: true }, (err) => resolve(err === null)));
@@ -44,19 +69,20 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
       const events = [...new Set(body.events ?? [])];
       const all = events.length === 0 || events.includes('*');
       const secret = newWebhookSecret();
-      const row = await store.insertEndpointWithinLimit(db, {
-        id: newId('webhookEndpoint'),
+      const now = clock.now();
+      const values = { url: body.url, events: all ? [] : events.sort(), description: body.description ?? null };
+      const id = newId('webhookEndpoint');
+      const endpoint = {
+        id,
         merchantId: auth.merchantId,
-        url: body.url,
-        events: all ? [] : events.sort(),
-        description: body.description ?? null,
-        secretEnc: encryptSecret(encryptionKey, secret),
+        ...values,
         livemode: auth.livemode,
-        now: clock.now(),
-      });
-      if (!row) {
+        secretEnc: encryptSecret(encryptionKey, secret),
+      };
+      const changes = { action: 'webhook_endpoint.created', changes: values };
+      const row = await audited(db, { auth, now, id, ...changes }, (trx) => store.insertEndpointWithinLimit(trx, { ...endpoint, now }));
+      if (!row)
         throw new ApiError('limit_exceeded', `A merchant can have at most ${store.MAX_ENDPOINTS} webhook endpoints; delete one first.`);
-      }
       return endpointView(row, secret);
     },
 
@@ -72,7 +98,9 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
     async deleteEndpoint(auth: AuthContext, id: string) {
       await owned(auth, id);
       const now = clock.now();
-      const row = await store.updateEndpoint(db, auth.merchantId, id, { status: 'deleted' }, now);
+      const row = await audited(db, { auth, now, action: 'webhook_endpoint.deleted', id }, (trx) =>
+        store.updateEndpoint(trx, auth.merchantId, id, { status: 'deleted' }, now),
+      );
       if (!row) throw notFound();
       await store.failPendingDeliveries(db, id, 'endpoint deleted', now);
       return { id, object: 'webhook_endpoint' as const, deleted: true as const };
@@ -83,16 +111,13 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
       const current = await owned(auth, id);
       const now = clock.now();
       const secret = newWebhookSecret();
-      const row = await store.updateEndpoint(
-        db,
-        auth.merchantId,
-        id,
-        {
-          secret_enc: encryptSecret(encryptionKey, secret),
-          previous_secret_enc: current.secret_enc,
-          previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-        },
-        now,
+      const set = {
+        secret_enc: encryptSecret(encryptionKey, secret),
+        previous_secret_enc: current.secret_enc,
+        previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      };
+      const row = await audited(db, { auth, now, action: 'webhook_endpoint.secret_rotated', id }, (trx) =>
+        store.updateEndpoint(trx, auth.merchantId, id, set, now),
       );
       if (!row) throw notFound();
       return endpointView(row, secret);
@@ -106,15 +131,11 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
     ) {
       await owned(auth, id);
       if (body.url !== undefined) await checkEndpointUrl(body.url, auth.livemode);
-      const set: Parameters<typeof store.updateEndpoint>[3] = {};
-      if (body.url !== undefined) set.url = body.url;
-      if (body.events !== undefined) {
-        const events = [...new Set(body.events)];
-        set.events = events.includes('*') ? [] : events.sort();
-      }
-      if (body.description !== undefined) set.description = body.description;
-      if (body.status !== undefined) set.status = body.status;
-      const row = await store.updateEndpoint(db, auth.merchantId, id, set, clock.now());
+      const set = endpointChanges(body);
+      const now = clock.now();
+      const row = await audited(db, { auth, now, action: 'webhook_endpoint.updated', id, changes: { ...set } }, (trx) =>
+        store.updateEndpoint(trx, auth.merchantId, id, set, now),
+      );
       if (!row) throw notFound();
       return endpointView(row);
     },
@@ -159,7 +180,9 @@ export function createWebhookService(deps: { db: Db; clock: Clock; config: Confi
     },
 
     async rotateMerchantSecret(auth: AuthContext) {
-      const secret = await rotateMerchantSigningSecret(db, encryptionKey, clock, auth.merchantId);
+      const record = auditEntry(auth, 'webhook_secret.rotated', { type: 'merchant', id: auth.merchantId });
+      const rotate = (trx: Db) => rotateMerchantSigningSecret(trx, encryptionKey, clock, auth.merchantId);
+      const secret = await withAudit(db, clock.now(), rotate, (rotated) => (rotated ? record : null));
       if (secret === null) throw notFound();
       return { object: 'webhook_secret' as const, secret };
     },

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../db/db.ts';
+import { type Db, inTransaction } from '../db/db.ts';
 import { typeIdSql } from '../shared/ids.ts';
 import { fetchPage, type PageRequest } from '../shared/pagination.ts';
 
@@ -12,7 +12,7 @@ export const MAX_ENDPOINTS = 16;
  * limit holds. Returns null when the limit is reached.
  */
 export async function insertEndpointWithinLimit(db: Db, row: Parameters<typeof insertEndpoint>[1]) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await trx.selectFrom('merchants').select('id').where('id', '=', row.merchantId).forUpdate().executeTakeFirst();
     const { n } = await trx
       .selectFrom('webhook_endpoints')

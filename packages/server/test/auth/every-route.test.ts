@@ -4,20 +4,15 @@
 // are the public ones listed below (docs/api.md §2, §3).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance, HTTPMethods, InjectOptions, RouteOptions } from 'fastify';
+import type { HTTPMethods, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { newId } from '../../src/shared/ids.ts';
-import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
+import { createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { cardMethod, createWallet, fundedWallet, get, paymentBody, post, uniqueRef } from '../helpers/factories.ts';
 import { algNoneFor, sameShape } from '../helpers/forged-tokens.ts';
+import { appWithRoutes, type Route } from '../helpers/routes.ts';
 import { assertBearerError, type Reply } from '../oauth/support.ts';
-
-interface Route {
-  method: string;
-  url: string;
-}
 
 /**
  * Routes outside /v1 that answer without a token. A new one fails the test until it is added
@@ -36,33 +31,21 @@ const PUBLIC_ROUTES = new Set([
   '/3ds/:id/:token/return',
   // The sandbox's challenge page (its reference is unguessable, and only sandbox cards have one).
   '/sandbox/3ds/:reference',
+  // Hosted checkout: the payer's browser has no token; the unguessable page token is the capability.
+  '/pay/assets/:file',
+  '/favicon.ico',
+  '/pay/:token',
+  '/pay/:token/status',
+  '/pay/:token/return',
+  '/pay/link/:token',
 ]);
 /** The API reference UI serves its own static files under /docs; none of them touches merchant data. */
 const isDocsRoute = (url: string) => url === '/docs' || url.startsWith('/docs/');
-/** The dashboard is static files too: the page reaches merchant data only through /v1, with the merchant's token. */
-const isDashboardRoute = (url: string) => url === '/dashboard' || url.startsWith('/dashboard/');
-
 /**
- * Builds the test app while an onRoute hook records every route. Fastify publishes each new
- * instance on the `fastify.initialization` channel before any plugin runs, so the hook sees the
- * routes of every encapsulated scope, including the HEAD routes Fastify adds for each GET.
+ * The dashboard is static files too: the page reaches merchant data only through /v1, with a token. Its own
+ * /dashboard/api/ routes (sign-in, the session and its token, users) are cookie-authenticated and checked in test/users.
  */
-async function appWithRoutes(): Promise<{ app: TestApp; routes: Route[] }> {
-  const routes: Route[] = [];
-  const onInit = (message: unknown) => {
-    const { fastify } = message as { fastify: FastifyInstance };
-    fastify.addHook('onRoute', (route: RouteOptions) => {
-      const methods: HTTPMethods[] = Array.isArray(route.method) ? route.method : [route.method];
-      for (const method of methods) routes.push({ method, url: route.url });
-    });
-  };
-  subscribe('fastify.initialization', onInit);
-  try {
-    return { app: await buildTestApp(null), routes };
-  } finally {
-    unsubscribe('fastify.initialization', onInit);
-  }
-}
+const isDashboardRoute = (url: string) => url === '/dashboard' || url.startsWith('/dashboard/');
 
 /** Real objects of the merchant, one per kind, to put in route parameters. */
 async function realIds(app: TestApp, m: TestMerchant): Promise<Record<string, string>> {
@@ -90,7 +73,15 @@ async function realIds(app: TestApp, m: TestMerchant): Promise<Record<string, st
     destination: { type: 'wallet', wallet: { wallet_id: wallet } },
   });
   assert.equal(payout.statusCode, 201, payout.body);
+  const session = await post(app, m, '/v1/checkout_sessions', checkoutBody(uniqueRef('every-route')));
+  assert.equal(session.statusCode, 201, session.body);
+  const link = await post(app, m, '/v1/payment_links', { currency: 'KES', description: 'Every route', amount: '1.00' });
+  assert.equal(link.statusCode, 201, link.body);
+  const keys = await get(app, m, '/v1/api_keys');
   return {
+    payment_links: link.json().id,
+    checkout_sessions: session.json().id,
+    api_keys: keys.json().data[0].id,
     refunds: refund.json().id,
     payouts: payout.json().id,
     transfers: transfer.json().id,
@@ -109,6 +100,14 @@ function fill(url: string, ids: Record<string, string>): string {
   return url.replace(/:[A-Za-z_]+/g, () => ids[kind] ?? newId('payment'));
 }
 
+const checkoutBody = (reference: string) => ({
+  reference,
+  amount: '1.00',
+  currency: 'KES',
+  success_url: 'https://shop.example/ok',
+  cancel_url: 'https://shop.example/',
+});
+
 /** A body that would create something if the token were not checked first. */
 function bodyFor(route: Route, walletId: string): Record<string, unknown> | undefined {
   if (route.method !== 'POST' && route.method !== 'PUT' && route.method !== 'PATCH') return undefined;
@@ -116,6 +115,9 @@ function bodyFor(route: Route, walletId: string): Record<string, unknown> | unde
   if (route.url === '/v1/payments') return paymentBody({ reference });
   if (route.url === '/v1/topups') return { reference, amount: '1.00', currency: 'KES', wallet_id: walletId, source: cardMethod() };
   if (route.url === '/v1/wallets') return { currency: 'KES', reference };
+  if (route.url === '/v1/checkout_sessions') return checkoutBody(reference);
+  if (route.url === '/v1/payment_links') return { currency: 'KES', description: 'Forged', amount: '1.00' };
+  if (route.url === '/v1/payment_links/:id') return { active: false };
   if (route.url === '/v1/webhook_endpoints') return { url: 'http://127.0.0.1:9/forged' };
   if (route.url === '/v1/transfers')
     return { reference, amount: '1.00', currency: 'KES', source_wallet_id: walletId, destination_wallet_id: walletId };
@@ -134,6 +136,8 @@ async function holdings(app: TestApp, merchantId: string): Promise<unknown> {
            (SELECT count(*) FROM webhook_endpoints WHERE merchant_id = ${merchantId})::int AS endpoints,
            (SELECT count(*) FROM events WHERE merchant_id = ${merchantId})::int AS events,
            (SELECT count(*) FROM transfers WHERE merchant_id = ${merchantId})::int AS transfers,
+           (SELECT string_agg(status, ',' ORDER BY id) FROM checkout_sessions WHERE merchant_id = ${merchantId}) AS sessions,
+           (SELECT string_agg(active::text, ',' ORDER BY id) FROM payment_links WHERE merchant_id = ${merchantId}) AS links,
            (SELECT count(*) FROM outflows WHERE merchant_id = ${merchantId})::int AS outflows,
            (SELECT string_agg(status, ',' ORDER BY id) FROM outflows WHERE merchant_id = ${merchantId}) AS outflow_states,
            (SELECT string_agg(debited || '/' || reserved, ',') FROM merchant_balances WHERE merchant_id = ${merchantId}) AS funds,

@@ -222,10 +222,11 @@ describe('lost answers', () => {
 });
 
 describe('saved errors', () => {
-  test('a capture the acquirer made and answered with a 500 it keeps under the key: read, not resent; one capture', async () => {
+  /** A held payment whose capture the acquirer answers 500 (`kind`): unknown outcome, made due for the worker at once. */
+  async function captureAnswered500(kind: 'error_500_after' | 'error_500_before', body: Record<string, unknown>) {
     const payment = await pay({ capture_method: 'manual' });
-    fake.inject('capture_intent', 'error_500_after');
-    const first = await post(app, m, `/v1/payments/${payment.id}/capture`, {});
+    fake.inject('capture_intent', kind);
+    const first = await post(app, m, `/v1/payments/${payment.id}/capture`, body);
     assert.equal(first.statusCode, 200, first.body);
     assert.equal(first.json().status, 'requires_capture', 'the outcome is not known yet');
     await app.deps.db.db
@@ -233,10 +234,27 @@ describe('saved errors', () => {
       .set({ next_check_at: new Date(0), lease_until: null })
       .where('id', '=', payment.id)
       .execute();
+    return payment;
+  }
+
+  test('a capture the acquirer made and answered with a 500 it keeps under the key: read, not resent; one capture', async () => {
+    const payment = await captureAnswered500('error_500_after', {});
     const p = await settleFrom(payment.id, 'requires_capture');
     assert.equal(p.status, 'succeeded');
     assert.equal(p.amount_received, '100.00');
     assert.equal(fake.countsForIntent(payment.provider_reference).captures, 1);
+  });
+
+  test('a capture answered 500 before the acquirer acted, kept under the key: after the read, a new key; one capture', async () => {
+    const payment = await captureAnswered500('error_500_before', { amount: '70.00' });
+    const p = await settleFrom(payment.id, 'requires_capture');
+    assert.equal(p.status, 'succeeded');
+    assert.equal(p.amount_received, '70.00');
+    assert.equal(fake.countsForIntent(payment.provider_reference).captures, 1);
+    const keys = fake.requests
+      .filter((r) => r.path === `/v1/payment_intents/${payment.provider_reference}/capture`)
+      .map((r) => r.idempotencyKey);
+    assert.deepEqual(keys, [`${payment.id}:capture`, `${payment.id}:capture:2`]);
   });
 });
 
@@ -271,5 +289,25 @@ describe('webhooks', () => {
     const signed = await send(body, signatureHeader(body, [fake.webhookSecret], now));
     assert.equal(signed.statusCode, 200, signed.body);
     assert.equal((await read(payment.id)).status, 'requires_capture');
+  });
+
+  test('a webhook confirmed while a capture is recorded leaves the capture due (not pushed to capture_before)', async () => {
+    const payment = await pay({ capture_method: 'manual' });
+    fake.inject('capture_intent', 'error_500_before', { remember: false });
+    assert.equal((await post(app, m, `/v1/payments/${payment.id}/capture`, {})).statusCode, 200);
+    const due = async () =>
+      (await app.deps.db.db.selectFrom('charges').select('next_check_at').where('id', '=', payment.id).executeTakeFirstOrThrow())
+        .next_check_at;
+    const before = await due();
+    const body = JSON.stringify({
+      id: 'evt_late',
+      type: 'payment_intent.amount_capturable_updated',
+      data: { object: { id: payment.provider_reference, object: 'payment_intent', metadata: { purse_payment_id: payment.id } } },
+    });
+    const late = await send(body, signatureHeader(body, [fake.webhookSecret], Math.floor(Date.now() / 1000)));
+    assert.equal(late.statusCode, 200, late.body);
+    assert.deepEqual(await due(), before);
+    const p = await settleFrom(payment.id, 'requires_capture');
+    assert.equal(p.status, 'succeeded');
   });
 });

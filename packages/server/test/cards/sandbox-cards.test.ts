@@ -104,6 +104,31 @@ describe('3-D Secure', () => {
     assert.equal(f.failure.code, 'authentication_failed');
   });
 
+  test('a top-up by a challenged card: requires_action with next_action; completed, the wallet is credited, the browser lands with topup_id', async () => {
+    const wallet = await post(app, m, '/v1/wallets', { currency: 'KES' });
+    const walletId = wallet.json().id;
+    const res = await post(app, m, '/v1/topups', {
+      reference: `top-3ds-${Date.now()}`,
+      amount: '30.00',
+      currency: 'KES',
+      wallet_id: walletId,
+      source: cardMethod({ number: CHALLENGE_SUCCEEDS }),
+      return_url: RETURN_URL,
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const topup = res.json();
+    assert.equal(topup.status, 'requires_action');
+    assert.match(topup.next_action.redirect_to_url.url, /^http:\/\/127\.0\.0\.1:9\/3ds\/top_/);
+    assert.equal((await get(app, m, `/v1/wallets/${walletId}`)).json().balance, '0.00');
+    const landed = await challenge(topup, 'complete');
+    assert.equal(landed, `https://shop.example/paid?order=7&topup_id=${topup.id}`);
+    const done = (await get(app, m, `/v1/topups/${topup.id}`)).json();
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.next_action, null);
+    assert.deepEqual(done.source.card.three_d_secure, { result: 'authenticated' });
+    assert.equal((await get(app, m, `/v1/wallets/${walletId}`)).json().balance, '30.00');
+  });
+
   test('frictionless: succeeded at once, authenticated', async () => {
     const payment = await pay({ payment_method: cardMethod({ number: FRICTIONLESS }) });
     assert.equal(payment.status, 'succeeded');
@@ -260,7 +285,7 @@ describe('time: abandoned challenges and lapsed holds', () => {
     clock.set(new Date(Date.parse(payment.capture_before) + 1_000));
     await timed.deps.worker.runOnce();
     // Seven days on, the merchant's token has expired: ask the services directly.
-    const auth = { merchantId: merchant.merchantId, livemode: false };
+    const auth = { merchantId: merchant.merchantId, livemode: false, apiKeyId: 'key_test', scopes: ['all' as const] };
     const after = await timed.deps.services.charges.getCharge(auth, 'payment', payment.id);
     assert.equal(after.status, 'canceled');
     assert.equal((after as { cancellation_reason: string }).cancellation_reason, 'expired');

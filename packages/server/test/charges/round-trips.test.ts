@@ -140,16 +140,16 @@ test('round trips: a wallet refund, a payout to a wallet, a card refund', async 
 
   // Wallet refund: the payment lookup (batched with concurrent ones), then ONE statement (payment lock and cap, funds, wallet
   // credit, outflow, posting, events, deliveries).
-  matches(walletRefund, [/^SELECT \* FROM charges WHERE id = ANY\(\$1::text\[\]\)/, /^\/\* outflows \*\/ WITH input AS/]);
+  matches(walletRefund, [/^SELECT \* FROM charges WHERE id = ANY\(\$1::text\[\]\)/, /^\/\* outflows \*\/ WITH RECURSIVE input AS/]);
   // Payout to a wallet: ONE statement (the wallet is known since the warm-up; no payment: nothing in its pay CTE).
-  matches(payoutToWallet, [/^\/\* outflows \*\/ WITH input AS/]);
+  matches(payoutToWallet, [/^\/\* outflows \*\/ WITH RECURSIVE input AS/]);
   // Card refund: the payment lookup (its provider reference goes on to the connector), the
   // statement (written pending, funds reserved), the sandbox provider's own books, then ONE
   // statement completing it (status, reserve released, posting, event, deliveries).
   assert.equal(cardRefunded.status, 'succeeded');
   matches(cardRefund, [
     /^SELECT \* FROM charges WHERE id = ANY\(\$1::text\[\]\)/,
-    /^\/\* outflows \*\/ WITH input AS/,
+    /^\/\* outflows \*\/ WITH RECURSIVE input AS/,
     /^\/\* sandbox books \*\/ WITH input AS/,
     /^WITH fin AS \( UPDATE outflows/,
   ]);

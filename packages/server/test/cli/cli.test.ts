@@ -1,4 +1,6 @@
-// The operator command on the embedded database, run as an operator would: the real bin/purse.mjs in a child process.
+// The operator command on the embedded database, run as an operator would, in a child process: the
+// first command on an empty directory is the real bin/purse.mjs through tsx, the others this run's
+// bundle of the same code (test/helpers/programs.ts).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ describe('purse on the embedded database', () => {
   let live: { merchant_id: string; client_id: string; client_secret: string };
 
   test('migrate, then merchant create --json prints exactly the credentials', async () => {
-    const migrated = await purse(['migrate'], env());
+    const migrated = await purse(['migrate'], env(), true);
     assertOk(migrated);
     assert.match(migrated.stdout, /^Applied to the embedded database in .*: 001-foundation/);
     const created = await purse(['merchant', 'create', '--name', 'Acme Ltd', '--json'], env());

@@ -7,6 +7,7 @@ import { after, describe, test } from 'node:test';
 import { dataDirBusy } from '../../src/cli/errors.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { freePort, spawnServer, waitReady } from '../helpers/processes.ts';
+import { migratedDataDir } from '../helpers/programs.ts';
 import { assertOk, credentials, purse, startSleeper, tempDir } from './support.ts';
 
 describe('purse refusals that never open the database', () => {
@@ -22,7 +23,7 @@ describe('purse refusals that never open the database', () => {
   });
 
   test('a running server on the embedded database: a command says in one line that it needs the database alone, and exits 1 at once', async (t) => {
-    const dataDir = tempDir(t, 'purse-cli-server-');
+    const dataDir = migratedDataDir(t, 'purse-cli-server-');
     const server = spawnServer(t, { PORT: String(await freePort()), DATA_DIR: dataDir });
     await waitReady(server);
     for (const words of [['merchant', 'list'], ['migrate']]) {
@@ -76,7 +77,7 @@ describe('purse on PostgreSQL', { skip: noPostgres }, () => {
 });
 
 describe('purse merchant webhook-secret', () => {
-  const dataDir = tempDir({ after }, 'purse-cli-whsec-');
+  const dataDir = migratedDataDir({ after }, 'purse-cli-whsec-');
   test('prints the default signing secret, and rotate-webhook-secret replaces it', async () => {
     const created = credentials(await purse(['merchant', 'create', '--name', 'Hooks', '--json'], { DATA_DIR: dataDir }));
     const shown = await purse(['merchant', 'webhook-secret', created.merchant_id, '--json'], { DATA_DIR: dataDir });
@@ -94,7 +95,7 @@ describe('purse merchant webhook-secret', () => {
 });
 
 describe('purse merchant update --raw-card-data', () => {
-  const dataDir = tempDir({ after }, 'purse-cli-rawcards-');
+  const dataDir = migratedDataDir({ after }, 'purse-cli-rawcards-');
   test('allows and stops a live merchant posting card numbers; needs exactly one flag', async () => {
     const created = credentials(await purse(['merchant', 'create', '--name', 'Live cards', '--live', '--json'], { DATA_DIR: dataDir }));
     const allowed = await purse(['merchant', 'update', created.merchant_id, '--raw-card-data', '--json'], { DATA_DIR: dataDir });

@@ -1,4 +1,4 @@
-// purse listen, run as a merchant would: the real bin/purse.mjs in a child process, signed in with
+// purse listen, run as a merchant would: the command in a child process (test/helpers/programs.ts), signed in with
 // client credentials against a running Purse, forwarding each new event to a local receiver signed
 // with the secret it prints; events from before it started are not forwarded; Ctrl-C stops it. The
 // secret is kept in DATA_DIR between runs (mode 0600); --secret overrides it.
@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { cardMethod, uniqueRef } from '../helpers/factories.ts';
 import { eventually, SERVER_DIR } from '../helpers/processes.ts';
+import { purseArgs } from '../helpers/programs.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { tempDir } from './support.ts';
 
@@ -32,7 +33,7 @@ test('purse listen forwards new events, signed with the printed secret, in order
     });
   const before = (await pay('1.00')).json();
 
-  const child = spawn(process.execPath, ['bin/purse.mjs', 'listen', '--forward-to', `${receiver.base}/hooks`, '--base-url', base], {
+  const child = spawn(process.execPath, [...purseArgs(), 'listen', '--forward-to', `${receiver.base}/hooks`, '--base-url', base], {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH,
@@ -85,7 +86,7 @@ test('purse listen forwards new events, signed with the printed secret, in order
 
 /** Runs purse listen until it is ready, stops it, and returns what it printed. */
 async function listenOnce(t: TestContext, base: string, env: Record<string, string>, extra: string[] = []): Promise<string> {
-  const args = ['bin/purse.mjs', 'listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--base-url', base, ...extra];
+  const args = [...purseArgs(), 'listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--base-url', base, ...extra];
   const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH, ...env },
@@ -138,7 +139,7 @@ test('purse listen keeps its secret in DATA_DIR (mode 0600) and reuses it; --sec
 test('purse listen refuses without credentials or --forward-to, and says how', async () => {
   const run = (args: string[]) =>
     new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, ['bin/purse.mjs', 'listen', ...args], { cwd: SERVER_DIR, env: { PATH: process.env.PATH } });
+      const child = spawn(process.execPath, [...purseArgs(), 'listen', ...args], { cwd: SERVER_DIR, env: { PATH: process.env.PATH } });
       let err = '';
       child.stderr.on('data', (c: Buffer) => {
         err += c.toString();

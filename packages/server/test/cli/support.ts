@@ -1,4 +1,5 @@
-// What the command-line tests share: the real bin/purse.mjs run in a child process, as an operator would.
+// What the command-line tests share: the operator command run in a child process, as an operator
+// would: this run's bundle of it, or bin/purse.mjs itself (test/helpers/programs.ts).
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { TEST_ENV } from '../helpers/app.ts';
+import { purseArgs } from '../helpers/programs.ts';
 
 export const SERVER_DIR = new URL('../..', import.meta.url).pathname;
 export const SECRET_KEY = TEST_ENV.PURSE_SECRET_KEY!;
@@ -22,11 +24,12 @@ export function commandEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...rest, LOG_LEVEL: 'silent', PURSE_SECRET_KEY: SECRET_KEY, ...extra };
 }
 
-export function purse(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs the command; `real`: bin/purse.mjs through tsx, as installed, even when the run has a bundle. */
+export function purse(args: string[], env: Record<string, string>, real = false): Promise<Run> {
   return new Promise((resolve) => {
     // Generous: a loaded machine (the suite runs two files at once) can take long to start PGlite.
     const options = { cwd: SERVER_DIR, env: commandEnv(env), timeout: 180_000 };
-    execFile(process.execPath, ['bin/purse.mjs', ...args], options, (error, stdout, stderr) => {
+    execFile(process.execPath, [...purseArgs(real), ...args], options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

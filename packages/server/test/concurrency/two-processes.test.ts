@@ -13,6 +13,7 @@ import { buildTestApp, createTestMerchant, TEST_ENV } from '../helpers/app.ts';
 import { TEMPLATE_PATH, testDatabaseUrl } from '../helpers/database.ts';
 import { assertLedgerHealthy } from '../helpers/factories.ts';
 import { serverEnv as baseServerEnv } from '../helpers/processes.ts';
+import { serverArgs } from '../helpers/programs.ts';
 import { assertExactDoubleSpend, runDoubleSpend } from './double-spend.ts';
 import { ALL_MEANS, identicalStorm, mixedStorm, stormFixtures } from './storms.ts';
 import { freePort, httpClient, reportFigures } from './support.ts';
@@ -33,9 +34,9 @@ function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   return baseServerEnv({ PURSE_BOOTSTRAP_MERCHANT: 'false', PURSE_SECRET_KEY: TEST_ENV.PURSE_SECRET_KEY!, ...overrides });
 }
 
-/** Spawns `node --import tsx src/main.ts`; stopped by pid when the test ends. */
+/** Spawns `node --import tsx src/main.ts` (or this run's bundle of it: test/helpers/programs.ts); stopped by pid when the test ends. */
 function spawnServer(t: Pick<TestContext, 'after'>, env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, serverArgs('src/main.ts'), {
     cwd: SERVER_DIR,
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,7 +130,7 @@ test('embedded database: a second server on the same DATA_DIR refuses to start',
   const dataDir = mkdtempSync(join(tmpdir(), 'purse-two-processes-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   // Seeded from the migrated test template (test/run.sh builds it): a fresh PGlite initdb takes ~20 s.
-  execFileSync('tar', ['-xzf', TEMPLATE_PATH, '-C', dataDir], { stdio: 'ignore' });
+  execFileSync('tar', ['-xf', TEMPLATE_PATH, '-C', dataDir], { stdio: 'ignore' });
   const first = spawnServer(t, { DATA_DIR: dataDir, PORT: String(await freePort()) });
   await waitReady(first);
   assert.equal(readFileSync(join(dataDir, 'purse.pid'), 'utf8').trim(), String(first.pid));

@@ -2,15 +2,13 @@
 // answer for what is pending here, and reports every disagreement: the planted mismatches are
 // found, and nothing else (the fake's other payments agree with Purse's books).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { runCli } from '../../src/cli/run.ts';
 import { type FakeMtn, fakeMtnEnv, MTN_SUFFIXES, startFakeMtn } from '../fakes/mtn.ts';
 import { buildTestApp, createTestMerchant, TEST_ENV, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { post, uniqueRef } from '../helpers/factories.ts';
 import { freePort } from '../helpers/processes.ts';
+import { migratedDataDir } from '../helpers/programs.ts';
 import { usePrivatePostgres } from '../webhooks/support.ts';
 
 const privateDatabase = usePrivatePostgres();
@@ -116,8 +114,7 @@ test('every planted mismatch is reported, what is pending here is applied, and n
 });
 
 test('the command: a provider that is not configured, and a bad --since, are refused with the way out', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'purse-reconcile-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = migratedDataDir(t, 'purse-reconcile-');
   const run = async (...argv: string[]) => {
     let out = '';
     let err = '';

@@ -39,13 +39,19 @@ test('the page, its client routes and its hashed assets, with the security and c
   assert.equal(missing.statusCode, 404, 'a missing asset is not answered with the page');
 });
 
-test('the dashboard is not part of the API document', async (t) => {
+test("the dashboard's pages are not part of the API document; its sign-in and session routes are, under their own tag", async (t) => {
   const app = await buildTestApp(t);
-  const paths = Object.keys((await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const paths = Object.keys(document.paths);
   assert.deepEqual(
-    paths.filter((p) => p.startsWith('/dashboard')),
+    paths.filter((p) => p.startsWith('/dashboard') && !p.startsWith('/dashboard/api/')),
     [],
   );
+  const sessionRoutes = paths.filter((p) => p.startsWith('/dashboard/api/'));
+  assert.ok(sessionRoutes.includes('/dashboard/api/sign-in'), 'the sign-in route is documented');
+  for (const path of sessionRoutes)
+    for (const operation of Object.values(document.paths[path]) as { tags?: string[] }[])
+      assert.deepEqual(operation.tags, ['Dashboard sign-in'], path);
 });
 
 test('without a build, /dashboard answers 503 saying how to build it', async (t) => {

@@ -27,7 +27,10 @@ test('wallet: top up by card, pay from it, see the ledger lines and the balance'
   assert.equal(topup.status, 201);
   assert.equal(topup.body.status, 'succeeded');
   assert.equal(topup.body.amount, '250.50');
-  assert.deepEqual(topup.body.source, { type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2035 } });
+  assert.deepEqual(topup.body.source, {
+    type: 'card',
+    card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2035, three_d_secure: null },
+  });
 
   const pay = await api.post('/v1/payments', {
     reference: uniqueRef(),

@@ -29,6 +29,7 @@ export function client(base: string, merchant: TestMerchant) {
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, payload?: unknown) => call('POST', path, payload),
+    raw: call,
     /** Polls until the object is no longer pending. */
     async settled(path: string, timeoutMs = 5_000): Promise<any> {
       const deadline = Date.now() + timeoutMs;

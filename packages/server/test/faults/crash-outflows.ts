@@ -65,7 +65,7 @@ async function post(base: string, auth: { authorization: string }, path: string,
  * refunds `refundable` payments of PAYMENT_AMOUNT, two in three by mobile money (000, and 006
  * which settles slowly), the rest by card, all succeeded before the crash phase.
  */
-async function fundMerchant(
+export async function fundMerchant(
   db: DbHandle,
   base: string,
   fixture: Fixture,
@@ -143,13 +143,13 @@ function refundOperations(runId: string, payments: string[]): (client: number, s
   };
 }
 
-async function pendingOutflows(db: DbHandle, merchantId: string): Promise<number> {
+export async function pendingOutflows(db: DbHandle, merchantId: string): Promise<number> {
   const r = await sql<{ n: string }>`
     SELECT count(*)::text AS n FROM outflows WHERE merchant_id = ${merchantId} AND status = 'pending'`.execute(db.db);
   return Number(r.rows[0]!.n);
 }
 
-async function waitOutflowsFinal(db: DbHandle, merchantId: string, timeoutMs: number): Promise<{ pending: number; ms: number }> {
+export async function waitOutflowsFinal(db: DbHandle, merchantId: string, timeoutMs: number): Promise<{ pending: number; ms: number }> {
   const started = Date.now();
   for (;;) {
     const pending = await pendingOutflows(db, merchantId);
@@ -161,7 +161,7 @@ async function waitOutflowsFinal(db: DbHandle, merchantId: string, timeoutMs: nu
 const FINAL = new Set(['succeeded', 'failed']);
 
 /** Every acknowledged outflow exists with the acknowledged reference and kind; an acknowledged final state is still that state. */
-async function checkAcknowledgedOutflows(db: DbHandle, acks: Ack[]) {
+export async function checkAcknowledgedOutflows(db: DbHandle, acks: Ack[]) {
   const rows = new Map<string, { reference: string; kind: string; status: string }>();
   const ids = acks.map((a) => a.id);
   for (let i = 0; i < ids.length; i += 1000) {
@@ -191,7 +191,7 @@ async function checkAcknowledgedOutflows(db: DbHandle, acks: Ack[]) {
  * provider's requests under its id (the sandbox is idempotent on it: exactly 1 expected) and
  * whether the provider's settled outcome is the outflow's final state.
  */
-async function outflowBooks(db: DbHandle, merchantId: string) {
+export async function outflowBooks(db: DbHandle, merchantId: string) {
   const dupRefs = await sql<{ n: string }>`
     SELECT count(*)::text AS n FROM (
       SELECT 1 FROM outflows WHERE merchant_id = ${merchantId} GROUP BY kind, reference HAVING count(*) > 1
@@ -242,7 +242,7 @@ const toMinor = (amount: string): bigint => {
 };
 
 /** GET /v1/balance against the tables: reserved 0, available = succeeded payments − succeeded outflows. */
-async function balanceCheck(db: DbHandle, base: string, fixture: Fixture) {
+export async function balanceCheck(db: DbHandle, base: string, fixture: Fixture) {
   const res = await fetch(`${base}/v1/balance`, { headers: fixture.auth, signal: AbortSignal.timeout(30_000) });
   const body = (await res.json()) as {
     available: { currency: string; amount: string }[];

@@ -152,8 +152,8 @@ export interface Operation {
   body: Record<string, unknown>;
 }
 
-/** The n-th request of a client: every means, successes and failures, payments and top-ups; a unique reference each. */
-export function operationFor(runId: string, client: number, seq: number, wallets: string[]): Operation {
+/** The n-th request of a client: its unique reference, its wallet, and a payment or top-up with them. */
+export function operationParts(runId: string, client: number, seq: number, wallets: string[]) {
   const ref = `${runId}-c${client}-${seq}`;
   const wallet = wallets[(client + seq) % wallets.length]!;
   const pay = (amount: string, method: unknown): Operation => ({
@@ -168,6 +168,12 @@ export function operationFor(runId: string, client: number, seq: number, wallets
     path: '/v1/topups',
     body: { reference: ref, amount, currency: 'KES', wallet_id: wallet, source },
   });
+  return { ref, wallet, pay, topup };
+}
+
+/** The n-th request of a client: every means, successes and failures, payments and top-ups; a unique reference each. */
+export function operationFor(runId: string, client: number, seq: number, wallets: string[]): Operation {
+  const { wallet, pay, topup } = operationParts(runId, client, seq, wallets);
   switch (seq % 8) {
     case 0:
     case 4:

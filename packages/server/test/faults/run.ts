@@ -1,6 +1,6 @@
 // npm run test:faults [-- --profile full] [--only name,name]  (scenarios marked fullOnly run in the full profile or by --only)
 // Runs the fault and security scenarios one after another against real server processes on
-// 127.0.0.1 and real PostgreSQL, writes .tmp/faults-report.json and prints a summary table.
+// 127.0.0.1 and real PostgreSQL, writes .tmp/faults-report.json (--only: faults-report-<names>.json) and prints a summary table.
 // Exit 1 when a must-be-zero figure is not zero, a negative control did not fail, or a scenario broke.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -65,9 +65,11 @@ for (const r of results) {
 }
 
 const report = { profile, finishedAt: new Date().toISOString(), total, results, failures };
+// A run of chosen scenarios (--only) writes a report of its own: it never replaces the profile's.
+const reportName = only ? `faults-report-${[...only].sort().join('+')}.json` : 'faults-report.json';
 mkdirSync(new URL('../../.tmp/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../../.tmp/faults-report.json', import.meta.url), JSON.stringify(report, null, 2));
-process.stdout.write(`\n${table(results, total)}\n\nreport: packages/server/.tmp/faults-report.json\n`);
+writeFileSync(new URL(`../../.tmp/${reportName}`, import.meta.url), JSON.stringify(report, null, 2));
+process.stdout.write(`\n${table(results, total)}\n\nreport: packages/server/.tmp/${reportName}\n`);
 const failedScenarios = new Set(failures.map((f) => f.split(':')[0]));
 process.stdout.write(`\nfaults: ${results.length - failedScenarios.size} passed, ${failedScenarios.size} failed\n`);
 if (failures.length > 0) {

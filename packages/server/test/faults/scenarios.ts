@@ -3,6 +3,8 @@ import { crashPayout, crashRefund } from './crash-outflows.ts';
 import { dbOutage } from './db-outage.ts';
 import { dbOutageNegativeControl } from './db-outage-negative-control.ts';
 import type { Scenario } from './figures.ts';
+import { haFailover } from './ha-failover.ts';
+import { haFailoverNegativeControl } from './ha-failover-negative-control.ts';
 import { providerCard } from './provider-card.ts';
 import { providerMpesa, providerMtn } from './provider-connectors.ts';
 import { providerFaults } from './provider-faults.ts';
@@ -27,4 +29,6 @@ export const SCENARIOS: Scenario[] = [
   crashRefund,
   dbOutage,
   dbOutageNegativeControl,
+  haFailover,
+  haFailoverNegativeControl,
 ];

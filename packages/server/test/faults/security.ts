@@ -191,6 +191,10 @@ interface Objects {
   refund: string;
   payout: string;
   pendingPayout: string;
+  /** A checkout session, a payment link and an API key (the routes hosted checkout and keys added). */
+  checkoutSession: string;
+  paymentLink: string;
+  apiKey: string;
   wallet: string;
   walletReference: string;
   endpoints: { id: string; secret: string; path: string }[];
@@ -525,6 +529,9 @@ async function createObjects(ctx: Ctx, stage: Stage, secrets: Secrets, t: string
     refund: '',
     payout: '',
     pendingPayout: '',
+    checkoutSession: '',
+    paymentLink: '',
+    apiKey: '',
     wallet: '',
     walletReference: ref('wallet'),
     endpoints: [],
@@ -536,7 +543,18 @@ async function createObjects(ctx: Ctx, stage: Stage, secrets: Secrets, t: string
   await createCardPayments(stage, secrets, o, post, ref);
   await createOtherPayments(stage, o, post, ref);
   await createOutflows(o, post, ref);
+  await createHostedAndKeys(o, post, ref);
   return o;
+}
+
+async function createHostedAndKeys(o: Objects, post: Poster, ref: (what: string) => string): Promise<void> {
+  const urls = { success_url: 'https://shop.example/paid', cancel_url: 'https://shop.example/cart' };
+  o.checkoutSession = (
+    await post('/v1/checkout_sessions', { reference: ref('checkout'), amount: '3.00', currency: 'KES', ...urls })
+  ).json.id;
+  o.paymentLink = (await post('/v1/payment_links', { currency: 'KES', description: `Link ${o.tag}`, amount: '4.00' })).json.id;
+  o.apiKey = (await post('/v1/api_keys', { name: `Reader ${o.tag}`, scopes: ['payments:read'] })).json.id;
+  o.references.push(ref('checkout'));
 }
 
 /** A refund of the first card payment, a payout to the wallet and one to a number that never settles. */
@@ -872,6 +890,9 @@ function idFiller(ctx: Ctx, oA: Objects, redeliverTarget: string): (path: string
       if (path.startsWith('/v1/sandbox/refunds') || path.startsWith('/v1/refunds')) return oA.refund;
       if (path.startsWith('/v1/sandbox/payouts')) return oA.pendingPayout;
       if (path.startsWith('/v1/payouts')) return oA.payout;
+      if (path.startsWith('/v1/checkout_sessions')) return oA.checkoutSession;
+      if (path.startsWith('/v1/payment_links')) return oA.paymentLink;
+      if (path.startsWith('/v1/api_keys')) return oA.apiKey;
       ctx.problems.push(`no id to fill ${path} with`);
       return oA.finalPayment;
     });

@@ -26,7 +26,7 @@ export interface TestAppOptions {
   /** A pino logger or logger options; defaults to silent. */
   logger?: unknown;
   /** Implementations wired instead of production's: the negative controls' broken variants (test/negative-controls/). */
-  wiring?: Pick<BuildDepsOptions, 'writes' | 'executeBatch' | 'claimOperation'>;
+  wiring?: Pick<BuildDepsOptions, 'writes' | 'executeBatch' | 'claimOperation' | 'completeSession' | 'ownerRule'>;
 }
 
 export type TestApp = Awaited<ReturnType<typeof createApp>> & { deps: Deps };

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { serverArgs } from './programs.ts';
 
 /** packages/server: the working directory of a spawned server. */
 export const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -91,11 +92,11 @@ export function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv 
 }
 
 /**
- * Spawns `node --import tsx src/main.ts` (cwd packages/server). When the scope ends it is stopped
- * by its pid: SIGTERM, then SIGKILL after 10 s.
+ * Spawns `node --import tsx src/main.ts` (cwd packages/server), or this run's bundle of it
+ * (test/helpers/programs.ts). When the scope ends it is stopped by its pid: SIGTERM, then SIGKILL after 10 s.
  */
-export function spawnServer(t: CleanupScope, env: Record<string, string> & { PORT: string }): SpawnedServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export function spawnServer(t: CleanupScope, env: Record<string, string> & { PORT: string }, script = 'src/main.ts'): SpawnedServer {
+  const child = spawn(process.execPath, serverArgs(script), {
     cwd: SERVER_DIR,
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

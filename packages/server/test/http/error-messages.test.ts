@@ -270,6 +270,36 @@ const MISTAKES: Mistake[] = [
       'payment_method.mobile_money.phone_number is required (was it sent as phoneNumber? Names are spelt exactly as documented, in snake_case).',
   },
   {
+    name: 'an Idempotency-Key header instead of a reference (a habit from other payment APIs)',
+    send: () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/payments',
+        headers: { ...m.auth, 'idempotency-key': 'order-7' },
+        payload: edit(paymentBody(), 'reference', REMOVE) as object,
+      }),
+    code: 'parameter_missing',
+    param: 'reference',
+    message:
+      'reference is required: Purse reads no Idempotency-Key header; the reference, unique in your account, is what makes a retry safe (send your key as reference).',
+  },
+  {
+    name: 'a required field sent under another name: the fields the object takes',
+    send: pay({ payment_method: { type: 'mobile_money', mobile_money: { phone: '+254712345678' } } }),
+    code: 'parameter_missing',
+    param: 'payment_method.mobile_money.phone_number',
+    message:
+      'payment_method.mobile_money.phone_number is required (phone is not known in payment_method.mobile_money, which takes: phone_number, provider).',
+  },
+  {
+    name: 'the object of another means than type names: both ways out',
+    send: pay({ payment_method: { type: 'card', mobile_money: { phone_number: '+254712345678' } } }),
+    code: 'parameter_missing',
+    param: 'payment_method.card',
+    message:
+      'payment_method.card is required when payment_method.type is card; mobile_money was sent instead: send card, or set type to mobile_money.',
+  },
+  {
     name: 'a description too long',
     send: pay({ description: 'x'.repeat(256) }),
     code: 'parameter_invalid',

@@ -39,3 +39,42 @@ export const answerBeforeCommit: BatchExecutor = async (client, batch, context) 
   }
   context.onBatch?.(batch.length, false);
 };
+
+/**
+ * WRONG ON PURPOSE: the group commit as it was before db/lock-order.ts. A batch takes its row
+ * locks in arrival order (no locking first in the global order), and a deadlock is not run again:
+ * the batch falls back to each statement alone, and a statement alone that deadlocks fails its
+ * request. Two processes whose batches hold the same rows in different orders deadlock.
+ */
+export const arrivalOrderLocks: BatchExecutor = async (client, batch, context) => {
+  const units = planUnits(batch);
+  const alone = async () => {
+    for (const item of batch) {
+      const unit: Unit = item.merged ? { merged: item.merged, items: [item], keys: new Set() } : { single: item };
+      await context
+        .runUnit(client, unit)
+        .then(([result]) => (result instanceof Error ? item.reject(result) : item.resolve(result as never)), item.reject);
+    }
+    context.onBatch?.(batch.length, true);
+  };
+  if (units.length === 1) {
+    try {
+      answerUnits(units, [await context.runUnit(client, units[0] as Unit)]);
+      context.onBatch?.(batch.length, false);
+    } catch {
+      await alone();
+    }
+    return;
+  }
+  await client.query('BEGIN');
+  const results: unknown[][] = [];
+  try {
+    for (const unit of units) results.push(await context.runUnit(client, unit));
+  } catch {
+    await client.query('ROLLBACK');
+    return alone();
+  }
+  await client.query('COMMIT');
+  answerUnits(units, results);
+  context.onBatch?.(batch.length, false);
+};

@@ -266,7 +266,7 @@ describe('routes, envelopes and headers', () => {
   });
 
   test('Api-Version: 1.0.0 and Request-Id on every response, errors included', async (t) => {
-    const own = await buildTestApp(t, { env: { PURSE_TOKEN_FAILURE_LIMIT: '1' } });
+    const own = await buildTestApp(t, { clock: manualClock(), env: { PURSE_TOKEN_FAILURE_LIMIT: '1' } });
     const mm = await createTestMerchant(own, 'headers');
     const requests: [string, InjectOptions][] = [
       ['GET /v1/merchant 200', { method: 'GET', url: '/v1/merchant', headers: mm.auth }],

@@ -66,6 +66,19 @@ test('the reference opens on the API: a short overview, the decisions in docs/ap
   }
 });
 
+test('/docs lists the operations a merchant calls first: every tag is declared, Operations and Provider callbacks last', async (t) => {
+  const app = await buildTestApp(t);
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document & { tags: { name: string }[] };
+  const declared = doc.tags.map((tag) => tag.name);
+  // Swagger UI shows declared tags in their order, then undeclared ones: an undeclared tag would sink below the operator's.
+  const used = new Set(
+    Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op as { tags?: string[] }).tags ?? [])),
+  );
+  for (const tag of used) assert.ok(declared.includes(tag), `${tag} is declared`);
+  assert.deepEqual(declared.slice(0, 3), ['Authentication', 'Merchant', 'Payments']);
+  assert.deepEqual(declared.slice(-2), ['Operations', 'Provider callbacks']);
+});
+
 test('POST /oauth/token documents its three forms: JSON, form-encoded, HTTP Basic client authentication', async (t) => {
   const app = await buildTestApp(t);
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;

@@ -71,3 +71,29 @@ test('the fakes script writes the PURSE_* variables; with them alone a live merc
     assert.equal(settled.status, 'succeeded', `${provider}: ${JSON.stringify(settled)}`);
   }
 });
+
+test('PORT=… npm run fakes: the env file carries that PORT, so npm run start:fakes listens where the fakes call back', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'purse-fakes-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const envFile = join(dir, 'fakes.env');
+  const port = await freePort();
+  const { PURSE_PUBLIC_URL: _unset, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/fakes.ts'], {
+    cwd: SERVER_DIR,
+    env: { ...inherited, PURSE_FAKES_ENV_FILE: envFile, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+  await waitFor(async () => output.includes('npm run start:fakes'), 90_000, 50);
+  const lines = readFileSync(envFile, 'utf8').trim().split('\n');
+  assert.ok(lines.includes(`PORT=${port}`), lines.join('\n'));
+  assert.ok(lines.includes(`PURSE_PUBLIC_URL=http://127.0.0.1:${port}`), lines.join('\n'));
+});

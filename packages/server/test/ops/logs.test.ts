@@ -2,9 +2,6 @@
 // terminal gets pino-pretty lines (PURSE_LOG_FORMAT, default pretty when stdout is a TTY) that
 // still redact what JSON lines redact.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { pino } from 'pino';
@@ -13,6 +10,7 @@ import { ConfigError } from '../../src/shared/env.ts';
 import { loggerOptions } from '../../src/shared/logging.ts';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { eventually, freePort, spawnServer, tokenFor, waitReady } from '../helpers/processes.ts';
+import { migratedDataDir } from '../helpers/programs.ts';
 
 test('a refused request logs its error code on the request line; a served one does not', async (t) => {
   const lines: Record<string, unknown>[] = [];
@@ -42,8 +40,7 @@ test('PURSE_LOG_FORMAT: json or pretty, anything else refused; pretty lines are 
   assert.equal(loadConfig({ PURSE_LOG_FORMAT: 'pretty' }).logFormat, 'pretty');
   assert.throws(() => loadConfig({ PURSE_LOG_FORMAT: 'xml' }), ConfigError);
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'purse-pretty-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = migratedDataDir(t, 'purse-pretty-');
   const port = await freePort();
   const server = spawnServer(t, { PORT: String(port), DATA_DIR: dataDir, PURSE_LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' });
   await waitReady(server);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { eventually, freePort, spawnServer, waitReady } from '../helpers/processes.ts';
+import { migratedDataDir } from '../helpers/programs.ts';
 
 const run = promisify(execFile);
 
@@ -55,7 +56,7 @@ test('first start: the printed token command works as printed; GET /; servers fr
     [server.base],
   );
 
-  const second = spawnServer(t, { PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'purse-newcomer-2-')) });
+  const second = spawnServer(t, { PORT: String(port), DATA_DIR: migratedDataDir(t, 'purse-newcomer-2-') });
   await second.exited;
   assert.equal(second.child.exitCode, 1);
   assert.match(second.output(), new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use.*PORT=${port + 1} npm start`));
@@ -63,8 +64,7 @@ test('first start: the printed token command works as printed; GET /; servers fr
 });
 
 test('PURSE_PUBLIC_URL names the servers of the document whatever host the request used', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'purse-public-url-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = migratedDataDir(t, 'purse-public-url-');
   const port = await freePort();
   const server = spawnServer(t, { PORT: String(port), DATA_DIR: dataDir, PURSE_PUBLIC_URL: 'https://pay.example.com/' });
   await waitReady(server);

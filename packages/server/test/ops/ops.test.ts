@@ -9,7 +9,14 @@ test('healthz and readyz answer without a token', async (t) => {
   assert.deepEqual(health.json(), { status: 'ok' });
   const ready = await app.inject({ method: 'GET', url: '/readyz' });
   assert.equal(ready.statusCode, 200);
-  assert.deepEqual(ready.json(), { status: 'ready', limits: 'per process' });
+  const body = ready.json();
+  assert.equal(body.status, 'ready');
+  assert.equal(body.limits, 'per process');
+  // The node answering takes writes; no standby replicates from it (one node: the embedded database or the test's PostgreSQL).
+  assert.equal(body.database.writable, true);
+  assert.equal(body.database.synchronous_standbys, 0);
+  assert.match(body.database.primary.system_identifier, /^\d+$/);
+  assert.equal(typeof body.database.primary.timeline, 'number');
   assert.match(String(ready.headers['request-id']), /^req_/);
 });
 

@@ -17,6 +17,7 @@ import { rekeyWebhookSecrets } from '../../src/webhooks/secrets.ts';
 import { TEST_ENV } from '../helpers/app.ts';
 import { openTestDb, testDatabaseUrl } from '../helpers/database.ts';
 import { cardMethod, createWallet, post, uniqueRef } from '../helpers/factories.ts';
+import { migratedDataDir } from '../helpers/programs.ts';
 import { usePrivatePostgres } from '../webhooks/support.ts';
 
 // A database of its own on PostgreSQL: what this file counts or re-keys is its own rows only.
@@ -150,8 +151,7 @@ test('PostgreSQL: the server and the CLI refuse to start without PURSE_SECRET_KE
 });
 
 test('PGlite without a key: a key file (0600) in DATA_DIR, reused by the next start and by the CLI; an old settings row moves into it', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'purse-pglite-key-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = migratedDataDir(t, 'purse-pglite-key-');
   const env = { ...envWithout('PURSE_SECRET_KEY'), DATA_DIR: dataDir };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   // An older version's database: its generated key sits in settings, and a merchant was made with it.

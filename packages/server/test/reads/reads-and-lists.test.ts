@@ -463,6 +463,24 @@ describe('routes and methods', () => {
     }
   });
 
+  test('a route one misspelt segment away is suggested, with the ids sent; nothing when none is near', async () => {
+    for (const [method, url, guess] of [
+      ['GET', '/v1/payment', 'GET /v1/payments'],
+      ['GET', '/v1/Payments', 'GET /v1/payments'],
+      ['GET', '/v1/topup/top_x', 'GET /v1/topups/top_x'],
+      ['POST', '/v1/webhook_endpoint', 'POST /v1/webhook_endpoints'],
+      ['GET', '/v2/balance', 'GET /v1/balance'],
+      ['POST', '/v1/chargebacks', null],
+      ['GET', '/v1/payments/x/y', null],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: m.auth });
+      assertApiError(res, { status: 404, code: 'route_not_found', param: null }, `${method} ${url}`);
+      const message = res.json().error.message as string;
+      if (guess === null) assert.doesNotMatch(message, /Did you mean/, url);
+      else assert.equal(message, `No route ${method} ${url}. Did you mean ${guess}?`);
+    }
+  });
+
   test('a wrong method → 405 method_not_allowed with an Allow header', async () => {
     const cases: [string, string, string[]][] = [
       ['DELETE', `/v1/payments/${mine.payments[0]}`, ['GET']],

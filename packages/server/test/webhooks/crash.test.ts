@@ -4,18 +4,15 @@
 // every event of GET /v1/events must then reach the receiver at least once, at the endpoint and at
 // the callback_url. Leases of the deliveries in flight at the kill expire, and they are sent again.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildTestApp, createTestMerchant, TEST_ENV } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
 import { cardMethod, mobileMethod, uniqueRef } from '../helpers/factories.ts';
+import { migratedDataDir } from '../helpers/programs.ts';
 import { startReceiver } from './receiver.ts';
 import {
   type Api,
   allEvents,
-  atFileEnd,
   eventually,
   figures,
   freePort,
@@ -42,8 +39,7 @@ const TIMEOUT_MS = 1000;
 test('kill -9 of the server during deliveries loses no event', { timeout: 300_000 }, async (t) => {
   const started = Date.now();
   const databaseUrl = testDatabaseUrl();
-  const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'purse-webhook-crash-'));
-  if (dataDir) atFileEnd(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = databaseUrl ? null : migratedDataDir(t, 'purse-webhook-crash-');
   const env = async (): Promise<Record<string, string> & { PORT: string }> => ({
     PORT: String(await freePort()),
     PURSE_SECRET_KEY: TEST_ENV.PURSE_SECRET_KEY!,

@@ -23,11 +23,28 @@ export {
   waitReady,
 } from '../helpers/processes.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
+/**
+ * What one test file holds here: its cleanups and its private database. A file's top level calls
+ * usePrivatePostgres() first, which makes its scope the current one; atFileEnd() and useFileApp(),
+ * called later at the same top level, take that scope then. Several files may share a process
+ * (test/helpers/shards.ts): their top levels run one after the other before any test, so each file
+ * must keep its own scope, not look the current one up when its hooks run.
+ */
+interface FileScope {
+  cleanups: (() => Promise<void>)[];
+  database: () => Promise<void>;
+}
 
-/** Runs `fn` when the file's tests are done, before its private database is dropped (last in, first out). */
+let current: FileScope | null = null;
+
+function fileScope(): FileScope {
+  if (!current) throw new Error('call usePrivatePostgres() first, at the top level of the test file');
+  return current;
+}
+
+/** Runs `fn` when the file's tests are done, before its private database is dropped (last in, first out). Top level only. */
 export function atFileEnd(fn: () => Promise<void>): void {
-  cleanups.push(fn);
+  fileScope().cleanups.push(fn);
 }
 
 /**
@@ -37,9 +54,6 @@ export function atFileEnd(fn: () => Promise<void>): void {
  * its own on the same server: created and migrated before the file's tests, dropped after.
  * On PGlite every app already has its own copy of the template; nothing to do but the cleanups.
  */
-/** The private database of this file, once usePrivatePostgres() was called: useFileApp waits for it. */
-let privateDatabase: (() => Promise<void>) | null = null;
-
 export function usePrivatePostgres(): () => Promise<void> {
   const shared = process.env.TEST_DATABASE_URL;
   const admin = shared ? new URL(shared) : null;
@@ -62,10 +76,11 @@ export function usePrivatePostgres(): () => Promise<void> {
       await handle.close();
       process.env.TEST_DATABASE_URL = url.toString();
     })());
+  const file: FileScope = { cleanups: [], database: create };
+  current = file;
   before(create);
-  privateDatabase = create;
   after(async () => {
-    for (const fn of cleanups.splice(0).reverse()) await fn();
+    for (const fn of file.cleanups.splice(0).reverse()) await fn();
     if (!shared || !admin) return;
     process.env.TEST_DATABASE_URL = shared;
     const client = new pg.Client({ connectionString: admin.toString() });
@@ -83,13 +98,14 @@ export function usePrivatePostgres(): () => Promise<void> {
  */
 export function useFileApp(options: TestAppOptions & { deliveryWorker?: boolean } = {}): () => TestApp {
   let app: TestApp | null = null;
+  const file = fileScope();
   before(async () => {
-    await privateDatabase?.();
+    await file.database();
     const built = await buildTestApp(null, options);
     app = built;
     built.deps.worker.start();
     if (options.deliveryWorker !== false) built.deps.deliveryWorker.start();
-    atFileEnd(async () => {
+    file.cleanups.push(async () => {
       await built.close();
       await built.deps.close();
     });

@@ -74,7 +74,8 @@ const ALLOWED_FROM: Record<ChargeOperation, readonly string[]> = {
  * Records the merchant's capture or cancel before the acquirer is called: the conditional update
  * is what lets exactly one of concurrent operations on a payment win (a second finds
  * pending_operation set), and what a retry or the worker replays with the same idempotency key and
- * amount. It is due for the worker when its lease ends, so an operation whose process died
+ * amount (each claim takes a new key generation, so an operation dropped earlier never lends its
+ * key to the next). It is due for the worker when its lease ends, so an operation whose process died
  * (kill -9 while the acquirer held its answer) is sent again then, not at the hold's deadline.
  * A capture above what is capturable changes nothing. Undefined: not allowed now.
  */
@@ -94,6 +95,7 @@ export async function claimOperation(
   const amount = p.amountMinor?.toString() ?? null;
   const result = await sql<ChargeRow>`
     UPDATE charges SET pending_operation = ${p.operation}, operation_amount = ${amount}::bigint,
+      operation_key_generation = least(operation_key_generation + 1, ${KEY_GENERATIONS}),
       cancellation_reason = ${p.cancellationReason},
       lease_until = ${p.leaseUntil.toISOString()}::timestamptz, next_check_at = ${p.leaseUntil.toISOString()}::timestamptz,
       updated_at = ${p.now.toISOString()}::timestamptz
@@ -113,6 +115,12 @@ export async function dropOperation(db: Db, id: string, now: Date): Promise<void
     WHERE id = ${id} AND completed_at IS NULL`.execute(db);
 }
 
+/** A card payment seen again in the state it is in: due at `nextCheckAt`, unless an operation is recorded (it keeps its own). */
+export async function releaseUnlessOperation(db: Db, id: string, nextCheckAt: Date): Promise<void> {
+  await sql`UPDATE charges SET lease_until = NULL, next_check_at = ${nextCheckAt.toISOString()}::timestamptz
+    WHERE id = ${id} AND completed_at IS NULL AND pending_operation IS NULL`.execute(db);
+}
+
 /** Takes the lease of a payment whose operation is waiting (its first caller died or timed out). */
 export async function leaseOperation(db: Db, id: string, now: Date, leaseUntil: Date): Promise<ChargeRow | undefined> {
   const result = await sql<ChargeRow>`
@@ -123,4 +131,24 @@ export async function leaseOperation(db: Db, id: string, now: Date, leaseUntil: 
   return result.rows[0];
 }
 
-export const operationKey = (paymentId: string, operation: ChargeOperation | 'authorise'): string => `${paymentId}:${operation}`;
+/** Where operation_key_generation stops (migration 010): past it, retries replay the last key. */
+const KEY_GENERATIONS = 1000;
+
+/**
+ * The acquirer answered an operation with a 5xx, which it keeps under the key and replays to every
+ * retry with it: the operation's next attempt (after a read shows the acquirer never acted) goes
+ * out under a new key. Only while the operation is still recorded.
+ */
+export async function renewOperationKey(db: Db, id: string, now: Date): Promise<void> {
+  await sql`UPDATE charges SET operation_key_generation = least(operation_key_generation + 1, ${KEY_GENERATIONS}),
+      updated_at = ${now.toISOString()}::timestamptz
+    WHERE id = ${id} AND completed_at IS NULL AND pending_operation IS NOT NULL`.execute(db);
+}
+
+/**
+ * The idempotency key of a payment's authorisation, or of its capture or cancel of key generation
+ * `generation` (charges.operation_key_generation): `pay_…:capture` for the first, `pay_…:capture:2`
+ * after one renewal, and so on.
+ */
+export const operationKey = (paymentId: string, operation: ChargeOperation | 'authorise', generation = 1): string =>
+  generation > 1 ? `${paymentId}:${operation}:${generation}` : `${paymentId}:${operation}`;

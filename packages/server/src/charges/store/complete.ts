@@ -191,6 +191,11 @@ export const completions: MergedWrite<CompletionItem, ChargeRow> = {
   columns: COMPLETION_INPUT.parameters,
   // A top-up credits its wallet: once per wallet per statement. A payment touches only its own row.
   key: (item) => (item.p.charge.kind === 'topup' ? present(item.p.charge.wallet_id, 'top-up wallet') : item.p.charge.id),
+  // Its charge, then the wallet a top-up credits or the shard a payment credits (db/lock-order.ts).
+  locks: ({ p: { charge }, shard }) =>
+    charge.kind === 'topup'
+      ? { charges: [charge.id], wallets: [present(charge.wallet_id, 'top-up wallet')] }
+      : { charges: [charge.id], shards: [[charge.merchant_id, charge.currency, shard]] },
   id: (item) => item.p.charge.id,
   optional: true,
 };

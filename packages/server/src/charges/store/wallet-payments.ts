@@ -209,5 +209,10 @@ export const walletPayments: WalletPayments = {
   statement: walletPaymentsStatement(),
   columns: INPUT.parameters,
   key: (item) => present(item.base.wallet_id, 'wallet id'),
+  // UPDATE … FROM unnest(…) takes its wallets in the plan's order: several items lock first (db/lock-order.ts).
+  locks: (item) => ({
+    wallets: [present(item.base.wallet_id, 'wallet id')],
+    shards: [[item.base.merchant_id, item.base.currency, item.shard]],
+  }),
   id: (item) => item.base.id,
 };

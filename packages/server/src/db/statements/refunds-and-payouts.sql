@@ -1,19 +1,19 @@
 -- The "outflows" statement (src/outflows/store/create.ts), as the code renders it and the group commit sends it.
 -- Generated: npm run sql:render -w @purse/server. Checked by test/db/statements.test.ts.
 -- Its parameters are arrays, one element per item of the batch.
-WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::jsonb[], $13::text[], $14::text[], $15::jsonb[], $16::text[], $17::text[], $18::text[], $19::text[], $20::boolean[], $21::timestamptz[], $22::timestamptz[], $23::timestamptz[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[]) WITH ORDINALITY AS i(id, kind, merchant_id, reference, fingerprint, status, amount, currency, payment_id, reason, destination_type, destination, wallet_id, description, metadata, callback_url, refuse, refuse_message, provider, livemode, at, completed_at, lease, ltx, out_entry, in_entry, merchant_account, in_account, created_event, final_event, created_type, succeeded_type, failed_type, created_data, ok_data, insufficient_data, inactive_data, refuse_data, ord)
+WITH RECURSIVE input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::jsonb[], $13::text[], $14::text[], $15::jsonb[], $16::text[], $17::text[], $18::text[], $19::text[], $20::boolean[], $21::timestamptz[], $22::timestamptz[], $23::timestamptz[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::text[], $40::text[], $41::text[], $42::text[], $43::text[], $44::text[], $45::text[], $46::text[], $47::jsonb[]) WITH ORDINALITY AS i(id, kind, merchant_id, reference, fingerprint, status, amount, currency, payment_id, reason, destination_type, destination, wallet_id, description, metadata, callback_url, refuse, refuse_message, provider, livemode, at, completed_at, lease, ltx, out_entry, in_entry, merchant_account, in_account, created_event, final_event, created_type, succeeded_type, failed_type, created_data, ok_data, insufficient_data, inactive_data, refuse_data, audit_id, audit_action, actor_type, actor_id, actor_email, ip_address, user_agent, request_id, audit_changes, ord)
     ), pay AS (SELECT c.id, c.merchant_id, c.status, coalesce(c.amount_received, c.amount) AS amount, c.amount_refunded FROM charges c
       WHERE c.id = ANY ((SELECT array_agg(i.payment_id) FROM input i)::text[]) AND c.kind = 'payment'
       ORDER BY c.id FOR UPDATE
+    ), dest AS (SELECT w.id, w.merchant_id, w.status FROM wallets w
+      WHERE w.id = ANY ((SELECT array_agg(i.wallet_id) FROM input i)::text[]) AND (SELECT count(*) FROM pay) >= 0
+      ORDER BY w.id FOR UPDATE
     ), funds AS (SELECT b.merchant_id, b.currency, b.debited, (SELECT coalesce(sum(a.credited), 0) FROM merchant_balances a
         WHERE a.merchant_id = b.merchant_id AND a.currency = b.currency) AS credited
       FROM merchant_balances b
       WHERE b.merchant_id = ANY ((SELECT array_agg(DISTINCT i.merchant_id) FROM input i)::text[]) AND b.currency = ANY ((SELECT array_agg(DISTINCT i.currency) FROM input i)::text[]) AND b.shard = 0
-        AND (SELECT count(*) FROM pay) >= 0
+        AND (SELECT count(*) FROM dest) >= 0
       ORDER BY b.merchant_id, b.currency FOR UPDATE
-    ), dest AS (SELECT w.id, w.merchant_id, w.status FROM wallets w
-      WHERE w.id = ANY ((SELECT array_agg(i.wallet_id) FROM input i)::text[]) AND (SELECT count(*) FROM funds) >= 0
-      ORDER BY w.id FOR UPDATE
     ), checked AS (
       SELECT i.*, f.credited - f.debited AS available,
         CASE WHEN i.kind = 'refund' AND p.status IS DISTINCT FROM 'succeeded' THEN 'payment_not_refundable'
@@ -86,5 +86,30 @@ WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text
       ON e.merchant_id = ev.merchant_id AND e.status = 'enabled' AND (cardinality(e.events) = 0 OR ev.type = ANY (e.events))
     UNION ALL
     SELECT ('del_' || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 45) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 40) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 35) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 30) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 25) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 20) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 15) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 10) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 5) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', ((floor(extract(epoch FROM ev.created_at) * 1000)::bigint >> 0) & 31)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', 14 + floor(random() * 2)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', 8 + 16 * floor(random() * 2)::int + floor(random() * 4)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1) || substr('0123456789abcdefghjkmnpqrstvwxyz', floor(random() * 32)::int + 1, 1)), ev.id, ev.merchant_id, NULL, o.callback_url, 'pending', ev.created_at, ev.created_at, ev.created_at
-    FROM (SELECT * FROM evs_created UNION ALL SELECT * FROM evs_final) ev JOIN outcome o ON o.id = ev.object_id WHERE o.callback_url IS NOT NULL)
+    FROM (SELECT * FROM evs_created UNION ALL SELECT * FROM evs_final) ev JOIN outcome o ON o.id = ev.object_id WHERE o.callback_url IS NOT NULL), audit_items AS (
+      SELECT f.*, row_number() OVER (PARTITION BY f.merchant_id ORDER BY f.ord) AS rn FROM (SELECT o.audit_id AS id, o.merchant_id, o.audit_action AS action, o.actor_type, o.actor_id, o.actor_email,
+      o.kind AS target_type, o.id AS target_id, o.ip_address, o.user_agent, o.request_id, o.audit_changes AS changes,
+      o.at AS created_at, o.ord FROM ins ins JOIN outcome o ON o.id = ins.id) f
+    ), audit_locked AS (
+      SELECT h.merchant_id, h.seq, h.hash FROM audit_heads h
+      WHERE h.merchant_id IN (SELECT merchant_id FROM audit_items) AND (SELECT count(*) FROM ins) >= 0
+      ORDER BY h.merchant_id FOR UPDATE
+    ), audit_chain (merchant_id, rn, seq, hash, prev_hash) AS (
+      SELECT merchant_id, 0::bigint, seq, hash, NULL::text FROM audit_locked
+      UNION ALL
+      SELECT c.merchant_id, c.rn + 1, c.seq + 1, encode(sha256(convert_to(c.hash || '|' || json_build_array(i.id, i.merchant_id, c.seq + 1, i.action, i.actor_type, i.actor_id,
+      i.actor_email, i.target_type, i.target_id, i.ip_address, i.user_agent, i.request_id,
+      i.changes, (extract(epoch FROM i.created_at) * 1000000)::bigint)::text, 'UTF8')), 'hex'), c.hash
+      FROM audit_chain c JOIN audit_items i ON i.merchant_id = c.merchant_id AND i.rn = c.rn + 1
+    ), audit_written AS (
+      INSERT INTO audit_events ("id", "merchant_id", "action", "actor_type", "actor_id", "actor_email", "target_type", "target_id", "ip_address", "user_agent", "request_id", "changes", "created_at", seq, prev_hash, hash)
+      SELECT "i"."id", "i"."merchant_id", "i"."action", "i"."actor_type", "i"."actor_id", "i"."actor_email", "i"."target_type", "i"."target_id", "i"."ip_address", "i"."user_agent", "i"."request_id", "i"."changes", "i"."created_at", c.seq, c.prev_hash, c.hash
+      FROM audit_chain c JOIN audit_items i ON i.merchant_id = c.merchant_id AND i.rn = c.rn
+      RETURNING id
+    ), audit_moved AS (
+      UPDATE audit_heads h SET seq = l.seq, hash = l.hash
+      FROM (SELECT DISTINCT ON (merchant_id) merchant_id, seq, hash FROM audit_chain WHERE rn > 0 ORDER BY merchant_id, rn DESC) l
+      WHERE h.merchant_id = l.merchant_id
+      RETURNING h.merchant_id
+    )
     SELECT id, failure AS decision FROM outcome

@@ -1,6 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
+import { appendAuditCtes } from '../../audit/chain.ts';
+import type { AuditEntry } from '../../audit/types.ts';
 import { addRefunded, lockPaymentsForRefund } from '../../charges/store/refunded.ts';
-import { type Cte, columnOf, ctes } from '../../db/cte.ts';
+import { after, type Cte, columnOf, ctes } from '../../db/cte.ts';
 import type { MergedWrite } from '../../db/group-commit.ts';
 import { jsonParameter, type MergedColumn, mergedInput } from '../../db/merged-input.ts';
 import { eventType, insertEvents } from '../../events/store.ts';
@@ -84,14 +86,18 @@ const inAccount = (base: OutflowRow) => (base.wallet_id ? walletAccount(base.wal
 /** An outflow as one item of the merged statement: its plan, and the ids its posting and events take. */
 export interface OutflowItem {
   plan: OutflowPlan;
-  ids: { ledgerTransaction: string; outEntry: string; inEntry: string; createdEvent: string; finalEvent: string };
+  /** The audit record of the outflow's creation, appended by the statement when the outflow is written. */
+  audit: AuditEntry;
+  ids: { audit: string; ledgerTransaction: string; outEntry: string; inEntry: string; createdEvent: string; finalEvent: string };
 }
 
-export function outflowItem(plan: OutflowPlan): OutflowItem {
+export function outflowItem(plan: OutflowPlan, audit: AuditEntry): OutflowItem {
   const { base } = plan;
   return {
     plan,
+    audit,
     ids: {
+      audit: newId('auditEvent'),
       ledgerTransaction: newId('ledgerTransaction'),
       outEntry: newEntryId(merchantAccount(base.merchant_id, base.currency)),
       inEntry: newEntryId(inAccount(base)),
@@ -147,6 +153,15 @@ const INPUT = mergedInput<OutflowItem>(
     ['insufficient_data', 'text', (o) => finalPayload(o.plan.base, 'insufficient_funds')],
     ['inactive_data', 'text', (o) => (o.plan.base.wallet_id ? finalPayload(o.plan.base, 'wallet_inactive') : null)],
     ['refuse_data', 'text', (o) => (o.plan.refuse ? finalPayload(o.plan.base, o.plan.refuse) : null)],
+    ['audit_id', 'text', (o) => o.ids.audit],
+    ['audit_action', 'text', (o) => o.audit.action],
+    ['actor_type', 'text', (o) => o.audit.actor.type],
+    ['actor_id', 'text', (o) => o.audit.actor.id],
+    ['actor_email', 'text', (o) => o.audit.actor.email ?? null],
+    ['ip_address', 'text', (o) => o.audit.origin?.ip ?? null],
+    ['user_agent', 'text', (o) => o.audit.origin?.userAgent ?? null],
+    ['request_id', 'text', (o) => o.audit.origin?.requestId ?? null],
+    ['audit_changes', 'jsonb', (o) => jsonParameter(o.audit.changes ?? null)],
   ] satisfies MergedColumn<OutflowItem>[],
   { ordinality: 'ord' },
 );
@@ -213,19 +228,30 @@ function outflowEvents(names: { created: Cte; final: Cte }, written: RawBuilder<
     )`;
 }
 
+/** The audit record of each written outflow, appended to its merchant's chain after every other lock is taken. */
+function outflowAudit(c: Record<'ins', Cte>, written: RawBuilder<unknown>) {
+  const records = sql`(SELECT o.audit_id AS id, o.merchant_id, o.audit_action AS action, o.actor_type, o.actor_id, o.actor_email,
+      o.kind AS target_type, o.id AS target_id, o.ip_address, o.user_agent, o.request_id, o.audit_changes AS changes,
+      o.at AS created_at, o.ord FROM ${written}) f`;
+  // Not named like the tables: in a WITH RECURSIVE a CTE hides the table of its name.
+  const a = ctes('audit_items', 'audit_locked', 'audit_chain', 'audit_written', 'audit_moved');
+  const names = { items: a.audit_items, heads: a.audit_locked, chain: a.audit_chain, audit: a.audit_written, head: a.audit_moved };
+  return appendAuditCtes(names, records, after(c.ins));
+}
+
 /**
- * The CTEs that lock, in the order every statement touching these rows takes them (the refunded
- * payments, the merchants' funds, the destination wallets; each set in key order), and decide
- * each outflow on the locked rows as it would be decided alone.
+ * The CTEs that lock, in the one global order of db/lock-order.ts (the refunded payments, the
+ * destination wallets, the merchants' funds; each set in key order), and decide each outflow on
+ * the locked rows as it would be decided alone.
  */
 function outflowDecisions(c: Record<'input' | 'pay' | 'funds' | 'dest' | 'checked' | 'reaching' | 'outcome', Cte>): RawBuilder<unknown> {
   return sql`${c.pay.ref} AS (${lockPaymentsForRefund({ ids: sql`(SELECT array_agg(i.payment_id) FROM ${c.input.ref} i)` })}
+    ), ${c.dest.ref} AS (${lockWalletsSql({ ids: sql`(SELECT array_agg(i.wallet_id) FROM ${c.input.ref} i)`, after: c.pay })}
     ), ${c.funds.ref} AS (${lockFunds({
       merchantIds: sql`(SELECT array_agg(DISTINCT i.merchant_id) FROM ${c.input.ref} i)`,
       currencies: sql`(SELECT array_agg(DISTINCT i.currency) FROM ${c.input.ref} i)`,
-      after: c.pay,
+      after: c.dest,
     })}
-    ), ${c.dest.ref} AS (${lockWalletsSql({ ids: sql`(SELECT array_agg(i.wallet_id) FROM ${c.input.ref} i)`, after: c.funds })}
     ), ${c.checked.ref} AS (
       SELECT i.*, f.credited - f.debited AS available,
         CASE WHEN i.kind = 'refund' AND p.status IS DISTINCT FROM 'succeeded' THEN 'payment_not_refundable'
@@ -289,7 +315,7 @@ function outflowsStatement(): RawBuilder<{ id: string; decision: Decision }> {
   const values = outflowValues();
   const columns = Object.keys(OUTFLOW_COLUMNS) as Column[];
   return sql`
-    WITH ${c.input.ref} AS (${INPUT.select}
+    WITH RECURSIVE ${c.input.ref} AS (${INPUT.select}
     ), ${outflowDecisions(c)}, ${c.refunded.ref} AS (${addRefunded({
       from: sql`${c.outcome.ref} o`,
       paymentId: outcome('payment_id'),
@@ -344,7 +370,7 @@ function outflowsStatement(): RawBuilder<{ id: string; decision: Decision }> {
       from: sql`${c.outcome.ref} o`,
       on: sql`o.id = ev.object_id`,
       url: outcome('callback_url'),
-    })})
+    })}), ${outflowAudit(c, sql`${c.ins.ref} ins JOIN ${c.outcome.ref} o ON o.id = ins.id`)}
     SELECT id, failure AS decision FROM ${c.outcome.ref}`;
 }
 
@@ -361,5 +387,12 @@ export const outflows: Outflows = {
   columns: INPUT.parameters,
   key: (item) => item.plan.base.payment_id ?? item.plan.base.id,
   touches: (item) => (item.plan.base.wallet_id ? [item.plan.base.wallet_id] : []),
+  // Payments, wallets, then the merchants' shard 0, each in key order (outflowDecisions).
+  locks: ({ plan: { base } }) => ({
+    ...(base.payment_id ? { charges: [base.payment_id] } : {}),
+    ...(base.wallet_id ? { wallets: [base.wallet_id] } : {}),
+    shards: [[base.merchant_id, base.currency, 0]],
+  }),
+  lockedInOrder: true,
   id: (item) => item.plan.base.id,
 };
