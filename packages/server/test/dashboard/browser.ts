@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type ConsoleMessage, chromium, type Page } from 'playwright-core';
+import { type Browser, type ConsoleMessage, chromium, type Locator, type Page, type Request, type Response } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -101,4 +101,39 @@ export async function gzipBytesOfScripts(page: Page): Promise<number> {
   let total = 0;
   for (const url of urls) total += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
   return total;
+}
+
+/**
+ * Runs `action` (a reload, a click), then waits for `locator` like `locator.waitFor()`; when it does
+ * not come, fails with what the page showed instead (its address and text) and the answers of
+ * /dashboard/ since the action, so a failure in CI can be read without a screenshot.
+ */
+export async function waitForOrExplain(
+  page: Page,
+  action: () => Promise<unknown>,
+  locator: Locator,
+  what: string,
+  timeout = 30_000,
+): Promise<void> {
+  const answers: string[] = [];
+  const record = (response: Response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/dashboard/')) answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+  };
+  const failed = (request: Request) =>
+    answers.push(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText}`);
+  page.on('response', record);
+  page.on('requestfailed', failed);
+  try {
+    await action();
+    await locator.waitFor({ timeout });
+  } catch (error) {
+    const text = await page.evaluate(() => document.body.textContent ?? '').catch((e: Error) => `(unreadable: ${e.message})`);
+    assert.fail(
+      `${what} did not show within ${timeout} ms at ${page.url()}; the page showed: ${JSON.stringify(text.slice(0, 600))}; dashboard answers meanwhile: ${answers.join(' | ') || 'none'} (${(error as Error).message.split('\n')[0]})`,
+    );
+  } finally {
+    page.off('response', record);
+    page.off('requestfailed', failed);
+  }
 }

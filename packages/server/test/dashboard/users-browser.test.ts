@@ -14,7 +14,14 @@ import type { Browser, Page } from 'playwright-core';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { CARD_OK, uniqueRef } from '../helpers/factories.ts';
 import { eventually } from '../helpers/processes.ts';
-import { assertAccessible, collectPageErrors, expectRefusedLoads, launchChromium, signInWithClientCredentials } from './browser.ts';
+import {
+  assertAccessible,
+  collectPageErrors,
+  expectRefusedLoads,
+  launchChromium,
+  signInWithClientCredentials,
+  waitForOrExplain,
+} from './browser.ts';
 import { go } from './layout.ts';
 
 const OWNER = { email: 'owner@team-shop.example', password: 'correct horse battery owner' };
@@ -220,8 +227,7 @@ test('dashboard users: invitation, TOTP enrolment, roles, reload, sign-out', asy
     await page.getByText('You signed out.').waitFor();
     await eventually('the old session token is refused', async () => (await merchantWith(token)).status === 401, 5_000, 100);
     t.diagnostic(`session token refused ${Date.now() - signedOut} ms after sign-out`);
-    await page.reload();
-    await page.getByLabel('Email', { exact: true }).waitFor();
+    await waitForOrExplain(page, () => page.reload(), page.getByLabel('Email', { exact: true }), 'the sign-in form after a reload');
     assert.deepEqual(errors, []);
     assert.deepEqual(owner.errors, []);
   });
