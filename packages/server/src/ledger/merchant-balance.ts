@@ -20,7 +20,8 @@ export const creditShard = (): number => 1 + randomInt(SHARDS - 1);
 /**
  * `INSERT … ON CONFLICT DO UPDATE`: credits the merchants' funds with the rows of `from` that
  * pass `where`, summed per merchant, currency and shard (an upsert may change a row only once
- * per statement).
+ * per statement), taking the rows in (merchant, currency, shard) order, the global lock order
+ * (db/lock-order.ts): the upsert handles its input rows one by one, in the order they come.
  */
 export function merchantCredit(p: {
   from: RawBuilder<unknown>;
@@ -33,7 +34,7 @@ export function merchantCredit(p: {
   return sql`INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
       SELECT m, c, s, sum(a)::bigint
       FROM (SELECT ${p.merchantId} AS m, ${p.currency} AS c, ${p.shard}::smallint AS s, ${p.amount} AS a FROM ${p.from} WHERE ${p.where}) x
-      GROUP BY m, c, s
+      GROUP BY m, c, s ORDER BY m, c, s
       ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited`;
 }
 

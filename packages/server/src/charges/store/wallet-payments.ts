@@ -11,7 +11,7 @@ import { walletDebit } from '../../ledger/wallet-balance.ts';
 import { FAILURE_MESSAGES, failureMessageSql } from '../../shared/failures.ts';
 import { newId } from '../../shared/ids.ts';
 import { present } from '../../shared/invariant.ts';
-import { walletStatusSql } from '../../wallets/store.ts';
+import { lockWalletsSql, walletStatusSql } from '../../wallets/store.ts';
 import { deliveriesFor } from '../../webhooks/store.ts';
 import { type ChargeRow, chargeView } from '../view.ts';
 import { insertCharge } from './create.ts';
@@ -107,28 +107,10 @@ function walletPaymentEvents(succeeded: RawBuilder<unknown>, from: RawBuilder<un
   ]);
 }
 
-/**
- * Wallet payments (group-commit.ts MergedWrite), ONE statement for a batch's payments: for each,
- * the wallet debit, the charge with its final status, the balanced ledger posting, both events
- * and their deliveries. Data-modifying CTEs see one snapshot and commit together, so a failure
- * anywhere undoes everything.
- *
- * - The debit is one conditional UPDATE per wallet (ledger/wallet-balance.ts); when it changes
- *   nothing, the wallet's status tells a frozen wallet from a poor one. At most one payment per
- *   wallet is in a statement (the key), so a payment sees the debits of the earlier statements
- *   of its batch.
- * - The charge row is a plain INSERT: if another request holds the reference, the unique index
- *   raises 23505 and the whole statement, debit included, is rolled back. (No NOT EXISTS
- *   pre-check: on a database without statistics it was planned on the wrong index and scanned
- *   every payment of the merchant; the index decides anyway.)
- * - The merchant's funds are credited on the lane's balance shard, summed per shard (an upsert
- *   changes a row once per statement).
- * - Event payloads are rendered by the service for each possible outcome and chosen in SQL.
- */
-function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; failure_code: WalletFailure | null }> {
-  const c = ctes('input', 'debit', 'outcome', 'ins', 'credit', 'ltx', 'entries', 'evs', 'deliveries');
+/** The charge row of each item of `from` (alias o), with its final status. */
+function walletCharges(from: RawBuilder<unknown>): RawBuilder<unknown> {
   const succeeded = sql`o.failure_code IS NULL`;
-  const charge = insertCharge(
+  return insertCharge(
     {
       id: outcome('id'),
       kind: sql.lit('payment'),
@@ -156,12 +138,37 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
       lease_until: sql`NULL`,
       next_check_at: sql`NULL`,
     },
-    sql`${c.outcome.ref} o`,
+    from,
   );
+}
+
+/**
+ * Wallet payments (group-commit.ts MergedWrite), ONE statement for a batch's payments: for each,
+ * the wallet debit, the charge with its final status, the balanced ledger posting, both events
+ * and their deliveries. Data-modifying CTEs see one snapshot and commit together, so a failure
+ * anywhere undoes everything.
+ *
+ * - The debit is one conditional UPDATE per wallet (ledger/wallet-balance.ts); when it changes
+ *   nothing, the wallet's status tells a frozen wallet from a poor one. At most one payment per
+ *   wallet is in a statement (the key), so a payment sees the debits of the earlier statements
+ *   of its batch.
+ * - The charge row is a plain INSERT: if another request holds the reference, the unique index
+ *   raises 23505 and the whole statement, debit included, is rolled back. (No NOT EXISTS
+ *   pre-check: on a database without statistics it was planned on the wrong index and scanned
+ *   every payment of the merchant; the index decides anyway.)
+ * - The merchant's funds are credited on the lane's balance shard, summed per shard (an upsert
+ *   changes a row once per statement).
+ * - Event payloads are rendered by the service for each possible outcome and chosen in SQL.
+ */
+function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; failure_code: WalletFailure | null }> {
+  const c = ctes('input', 'locked', 'debit', 'outcome', 'ins', 'credit', 'ltx', 'entries', 'evs', 'deliveries');
+  const succeeded = sql`o.failure_code IS NULL`;
   return sql`
     WITH ${c.input.ref} AS (${INPUT.select}
+    ), ${c.locked.ref} AS (${lockWalletsSql({ ids: sql`(SELECT array_agg(i.wallet_id) FROM ${c.input.ref} i)`, after: null })}
     ), ${c.debit.ref} AS (${walletDebit({
-      from: sql`${c.input.ref} i`,
+      // Every wallet locked, in id order, before the first debit: a one-time filter runs first.
+      from: sql`(SELECT * FROM ${c.input.ref} WHERE (SELECT count(*) FROM ${c.locked.ref}) >= 0) i`,
       walletId: sql`i.wallet_id`,
       merchantId: sql`i.merchant_id`,
       amount: sql`i.amount`,
@@ -174,7 +181,7 @@ function walletPaymentsStatement(): RawBuilder<{ id: string; status: string; fai
              WHEN (${walletStatusSql(sql`i.merchant_id`, sql`i.wallet_id`)}) = 'active' THEN 'insufficient_funds'
              ELSE 'wallet_inactive' END AS failure_code
       FROM ${c.input.ref} i LEFT JOIN ${c.debit.ref} d ON d.id = i.id
-    ), ${c.ins.ref} AS (${charge}
+    ), ${c.ins.ref} AS (${walletCharges(sql`${c.outcome.ref} o`)}
       RETURNING id, status, failure_code
     ), ${c.credit.ref} AS (${merchantCredit({
       from: sql`${c.outcome.ref} o`,
@@ -209,10 +216,12 @@ export const walletPayments: WalletPayments = {
   statement: walletPaymentsStatement(),
   columns: INPUT.parameters,
   key: (item) => present(item.base.wallet_id, 'wallet id'),
-  // UPDATE … FROM unnest(…) takes its wallets in the plan's order: several items lock first (db/lock-order.ts).
+  // The statement takes its wallets in id order (`locked`), then its shards in key order (the
+  // credit's ORDER BY); in a batch of several statements, the batch locks them first (db/lock-order.ts).
   locks: (item) => ({
     wallets: [present(item.base.wallet_id, 'wallet id')],
     shards: [[item.base.merchant_id, item.base.currency, item.shard]],
   }),
+  lockedInOrder: true,
   id: (item) => item.base.id,
 };

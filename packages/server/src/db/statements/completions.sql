@@ -20,7 +20,7 @@ WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text
     ), funds AS (INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
       SELECT m, c, s, sum(a)::bigint
       FROM (SELECT f.merchant_id AS m, f.currency AS c, f.shard::smallint AS s, f.received AS a FROM f f WHERE f.kind = 'payment' AND f.status = 'succeeded') x
-      GROUP BY m, c, s
+      GROUP BY m, c, s ORDER BY m, c, s
       ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited
     ), ltx AS (
       INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, step, created_at)

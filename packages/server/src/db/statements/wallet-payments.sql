@@ -2,8 +2,11 @@
 -- Generated: npm run sql:render -w @purse/server. Checked by test/db/statements.test.ts.
 -- Its parameters are arrays, one element per item of the batch.
 WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::bigint[], $6::text[], $7::jsonb[], $8::text[], $9::jsonb[], $10::text[], $11::jsonb[], $12::text[], $13::boolean[], $14::timestamptz[], $15::smallint[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[]) AS i(id, merchant_id, reference, fingerprint, amount, currency, method, wallet_id, customer, description, metadata, callback_url, livemode, at, shard, ltx, debit_entry, credit_entry, wallet_account, merchant_account, created_event, final_event, created_data, succeeded_data, insufficient_data, inactive_data)
+    ), locked AS (SELECT w.id, w.merchant_id, w.status FROM wallets w
+      WHERE w.id = ANY ((SELECT array_agg(i.wallet_id) FROM input i)::text[])
+      ORDER BY w.id FOR UPDATE
     ), debit AS (UPDATE wallets SET balance = wallets.balance - i.amount, updated_at = i.at
-      FROM input i
+      FROM (SELECT * FROM input WHERE (SELECT count(*) FROM locked) >= 0) i
       WHERE wallets.id = i.wallet_id AND wallets.merchant_id = i.merchant_id AND wallets.status = 'active'
         AND wallets.balance >= i.amount
       RETURNING i.id, wallets.balance, nextval('ledger_entry_seq') AS seq
@@ -19,7 +22,7 @@ WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::json
     ), credit AS (INSERT INTO merchant_balances (merchant_id, currency, shard, credited)
       SELECT m, c, s, sum(a)::bigint
       FROM (SELECT o.merchant_id AS m, o.currency AS c, o.shard::smallint AS s, o.amount AS a FROM outcome o WHERE o.failure_code IS NULL) x
-      GROUP BY m, c, s
+      GROUP BY m, c, s ORDER BY m, c, s
       ON CONFLICT (merchant_id, currency, shard) DO UPDATE SET credited = merchant_balances.credited + excluded.credited
     ), ltx AS (
       INSERT INTO ledger_transactions (id, merchant_id, source_type, source_id, step, created_at)
