@@ -171,7 +171,7 @@ export async function prepareCharge(
     if (captureMethod !== 'automatic') throw cardsOnly('capture_method', body.methodParam);
     if (returnUrl !== null) throw cardsOnly('return_url', body.methodParam);
   } else if (auth.livemode && body.hostedCheckout !== true) {
-    await checkRawCardData(deps.db, auth);
+    checkRawCardData(auth);
   }
 
   const walletParam = kind === 'topup' ? 'wallet_id' : `${body.methodParam}.wallet.wallet_id`;
@@ -225,9 +225,8 @@ const cardsOnly = (param: string, methodParam: string) =>
  * A live merchant posts card numbers through the API only when the operator allowed it
  * (`purse merchant update --raw-card-data`); sandbox merchants may always send test cards.
  */
-async function checkRawCardData(db: Db, auth: AuthContext): Promise<void> {
-  const merchant = await db.selectFrom('merchants').select('raw_card_data').where('id', '=', auth.merchantId).executeTakeFirst();
-  if (merchant?.raw_card_data) return;
+function checkRawCardData(auth: AuthContext): void {
+  if (auth.rawCardData) return;
   throw new ApiError(
     'raw_card_data_not_allowed',
     'This live account may not send card numbers through the API: collect cards with a hosted checkout session ' +

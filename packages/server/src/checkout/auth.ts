@@ -8,6 +8,8 @@ import type { AuthContext } from '../oauth/service.ts';
 export const hostedCheckoutAuth = (merchantId: string, livemode: boolean): AuthContext => ({
   merchantId,
   livemode,
+  // The page collects the card itself: the raw-card-data permission is not asked (charges/prepare.ts).
+  rawCardData: false,
   apiKeyId: 'hosted_checkout',
   scopes: ['payments:write'],
 });

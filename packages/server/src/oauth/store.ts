@@ -47,6 +47,7 @@ export async function findAccessToken(db: Db, tokenHash: string) {
       'm.credential_version as merchant_version',
       'm.status',
       'm.livemode',
+      'm.raw_card_data',
       't.api_key_id',
       't.key_version as token_key_version',
       'k.credential_version as key_version',

@@ -7,6 +7,12 @@ import type * as store from './store.ts';
 export interface AuthContext {
   merchantId: string;
   livemode: boolean;
+  /**
+   * A live merchant the operator allows to post card numbers through the API (`purse merchant
+   * update --raw-card-data`). Read with the token's row, so a change reaches every process
+   * within the auth cache's 2 s, like a revocation.
+   */
+  rawCardData: boolean;
   /** The API key that issued the token (null for a dashboard session's token). */
   apiKeyId: string | null;
   /** The key's scopes, or the session user's role's (route-scopes.ts decides what they allow). */
@@ -55,7 +61,7 @@ function validUntil(row: TokenRow, idleMs: number): number {
 }
 
 function contextOf(row: TokenRow): AuthContext {
-  const base = { merchantId: row.merchant_id, livemode: row.livemode };
+  const base = { merchantId: row.merchant_id, livemode: row.livemode, rawCardData: row.raw_card_data };
   const role = row.user_role;
   if (row.session_id !== null && role !== null && row.user_id !== null && row.user_email !== null)
     return { ...base, apiKeyId: null, scopes: ROLES[role].scopes, user: { id: row.user_id, email: row.user_email, role } };

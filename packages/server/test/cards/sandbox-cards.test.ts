@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { buildTestApp, createTestMerchant, manualClock, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertLedgerHealthy, cardMethod, get, mobileMethod, paymentBody, post } from '../helpers/factories.ts';
+import { eventually } from '../helpers/processes.ts';
 
 const CHALLENGE_SUCCEEDS = '4000000000003220';
 const CHALLENGE_DECLINES = '4000008400001629';
@@ -238,7 +239,18 @@ describe('raw card data', () => {
     assert.equal(refused.statusCode, 400);
     assert.equal(refused.json().error.code, 'raw_card_data_not_allowed');
     await app.deps.db.db.updateTable('merchants').set({ raw_card_data: true }).where('id', '=', live.merchantId).execute();
-    const allowed = await post(app, live, '/v1/payments', paymentBody());
+    // The permission is read with the token's row: the change applies once the auth cache (2 s) has let go.
+    const allowedAt = Date.now();
+    const allowed = await eventually(
+      'the permission applies',
+      async () => {
+        const answer = await post(app, live, '/v1/payments', paymentBody());
+        return answer.statusCode === 201 ? answer : answer.json().error.code === 'raw_card_data_not_allowed' ? null : answer;
+      },
+      5_000,
+      100,
+    );
+    assert.ok(Date.now() - allowedAt < 3_000, 'within the 2 s of the auth cache');
     assert.equal(allowed.statusCode, 201, allowed.body);
     assert.equal(allowed.json().failure.code, 'provider_error', 'no acquirer configured');
   });
@@ -285,7 +297,7 @@ describe('time: abandoned challenges and lapsed holds', () => {
     clock.set(new Date(Date.parse(payment.capture_before) + 1_000));
     await timed.deps.worker.runOnce();
     // Seven days on, the merchant's token has expired: ask the services directly.
-    const auth = { merchantId: merchant.merchantId, livemode: false, apiKeyId: 'key_test', scopes: ['all' as const] };
+    const auth = { merchantId: merchant.merchantId, livemode: false, rawCardData: false, apiKeyId: 'key_test', scopes: ['all' as const] };
     const after = await timed.deps.services.charges.getCharge(auth, 'payment', payment.id);
     assert.equal(after.status, 'canceled');
     assert.equal((after as { cancellation_reason: string }).cancellation_reason, 'expired');

@@ -15,7 +15,7 @@ export interface CompletionFigures {
 
 export async function runCompletionStorm(app: TestApp, merchant: TestMerchant): Promise<CompletionFigures> {
   const created = await app.deps.services.checkout.createSession(
-    { merchantId: merchant.merchantId, livemode: false, apiKeyId: 'key_test', scopes: ['all'] },
+    { merchantId: merchant.merchantId, livemode: false, rawCardData: false, apiKeyId: 'key_test', scopes: ['all'] },
     {
       reference: uniqueRef('storm'),
       amount: '10.00',
