@@ -106,7 +106,7 @@ export async function gzipBytesOfScripts(page: Page): Promise<number> {
 /**
  * Runs `action` (a reload, a click), then waits for `locator` like `locator.waitFor()`; when it does
  * not come, fails with what the page showed instead (its address and text) and the answers of
- * /dashboard/ since the action, so a failure in CI can be read without a screenshot.
+ * /dashboard/ and /v1/ since the action, so a failure in CI can be read without a screenshot.
  */
 export async function waitForOrExplain(
   page: Page,
@@ -118,7 +118,7 @@ export async function waitForOrExplain(
   const answers: string[] = [];
   const record = (response: Response) => {
     const url = new URL(response.url());
-    if (url.pathname.startsWith('/dashboard/')) answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+    if (/^\/(dashboard|v1)\//.test(url.pathname) && !url.pathname.startsWith('/dashboard/assets/')) answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
   };
   const failed = (request: Request) =>
     answers.push(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText}`);
