@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (npm test): with no files named, the SDK's tests (packages/sdk/test/run.sh) first,
-# then the server's. Lists test files explicitly (Node 20's runner has no globs and
-# passes with zero tests when given a folder) and fails when it finds none.
+# then the server's, except the browser tests (`--browser`: npm run test:browser). Lists test
+# files explicitly (Node 20's runner has no globs and passes with zero tests when given a folder)
+# and fails when it finds none.
 # Without DATABASE_URL: PGlite, from one migrated template. With it: a fresh PostgreSQL
 # database that this run creates and drops.
 # Every run also builds, afresh, a directory of its own (TEST_RUN_DIR, under .tmp/, removed at the
@@ -17,11 +18,18 @@ if [ "${#files[@]}" -eq 0 ]; then
   echo "test/run.sh: no test files found" >&2
   exit 1
 fi
+# The browser tests (every file that launches Chromium) are a run of their own, `--browser`
+# (npm run test:browser): they need Debian's Chromium, and they drive the dashboard and the hosted
+# page, whose API the rest of the suite already proves on both databases, so CI runs them once.
+mapfile -t browser_files < <(grep -l 'launchChromium(' "${files[@]}" || true)
 whole_suite=false
-if [ "$#" -gt 0 ]; then
+if [ "${1:-}" = "--browser" ]; then
+  files=("${browser_files[@]}")
+elif [ "$#" -gt 0 ]; then
   files=("$@")
 else
   whole_suite=true
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vxF -f <(printf '%s\n' "${browser_files[@]}"))
   # The whole suite includes the SDK's own tests (no server, no database: packages/sdk/test).
   bash ../sdk/test/run.sh
 fi
