@@ -118,7 +118,8 @@ export async function waitForOrExplain(
   const answers: string[] = [];
   const record = (response: Response) => {
     const url = new URL(response.url());
-    if (/^\/(dashboard|v1)\//.test(url.pathname) && !url.pathname.startsWith('/dashboard/assets/')) answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+    if (/^\/(dashboard|v1)\//.test(url.pathname) && !url.pathname.startsWith('/dashboard/assets/'))
+      answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
   };
   const failed = (request: Request) =>
     answers.push(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText}`);
