@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { TypeID } from 'typeid-js';
-import { openTestDb } from '../../test/helpers/database.ts';
-import { isIdOf, typeIdSql } from './ids.ts';
+import { isIdOf, typeIdSql } from '../../src/shared/ids.ts';
+import { openTestDb } from '../helpers/database.ts';
 
 const compiler = new Kysely<unknown>({
   dialect: {
