@@ -2,9 +2,9 @@
 // size. One merchant with N (default 1,000,000) succeeded wallet payments, each with its posting
 // (a ledger transaction, the wallet's debit and the merchant's credit) and its events, then
 // ANALYZE; then, against one Purse server process on PostgreSQL: GET /v1/payments/{id}, lists
-// (plain, filtered by status, means and date, by reference) and events under load (autocannon,
-// 16 connections, --duration s each), and the CSV statement of the newest --statement (default
-// 100,000) balance transactions, with the JSON page's time.
+// (plain, filtered by status, means and date, by reference), events and the JSON page of balance
+// transactions under load (autocannon, 16 connections, --duration s each), and the CSV statement
+// of the newest --statement (default 100,000) balance transactions, with one JSON page's time.
 //
 // The rows are clones of one real payment made through the API (every column as Purse wrote it;
 // ids, references, times and sequence numbers made unique), inserted with generate_series: minutes
@@ -137,6 +137,7 @@ async function measureReads(base: string, token: string, statementFrom: string) 
     'list payments, status + means + created_gte (limit 20)': `/v1/payments?status=succeeded&payment_method_type=wallet&created_gte=${encodeURIComponent(oneDayAgo)}&limit=20`,
     'list payments by reference': Array.from({ length: 256 }, (_, i) => `/v1/payments?reference=million-${1 + ((i * 3_907) % PAYMENTS)}`),
     'list events (limit 20)': '/v1/events?limit=20',
+    'balance transactions, newest 100': '/v1/balance_transactions?limit=100',
   };
   const rows: Record<string, unknown>[] = [];
   for (const [name, path] of Object.entries(paths)) {

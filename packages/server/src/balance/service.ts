@@ -25,7 +25,13 @@ export function createBalanceTransactionService(deps: { db: DbHandle; config: Pi
 
   return {
     async listBalanceTransactions(auth: AuthContext, filters: BalanceFilters & { currency?: string }, page: PageRequest) {
-      const { rows, hasMore } = await listBalanceEntries(db.db, accountsOf(auth, filters.currency), filters, page);
+      const accounts = accountsOf(auth, filters.currency);
+      const read = (on: Db) => listBalanceEntries(on, auth.merchantId, accounts, filters, page);
+      // Two statements (the page, then its balances) in one snapshot on PostgreSQL (see listBalanceEntries).
+      const { rows, hasMore } =
+        db.kind === 'postgres'
+          ? await db.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read)
+          : await read(db.db);
       return { object: 'list' as const, data: rows.map(balanceTransactionView), has_more: hasMore };
     },
 

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/db.ts';
-import { fetchPage, type PageRequest } from '../shared/pagination.ts';
+import { present } from '../shared/invariant.ts';
+import type { PageRequest } from '../shared/pagination.ts';
 
 /** The movements a merchant's balance can have; refunds and payouts post to the same accounts. */
 export const BALANCE_SOURCE_TYPES = ['payment', 'refund', 'payout'] as const;
@@ -24,8 +25,8 @@ export interface BalanceEntryRow {
 }
 
 /**
- * The filters as one SQL condition on an entry. They apply after the running sum: balance_after
- * is always the account's balance, never a subtotal of the filtered lines.
+ * The filters as one SQL condition on an entry. They choose the lines, not the balances:
+ * balance_after is always the account's balance, never a subtotal of the filtered lines.
  */
 function filterSql(f: BalanceFilters): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`TRUE`];
@@ -36,25 +37,76 @@ function filterSql(f: BalanceFilters): RawBuilder<boolean> {
 }
 
 /**
- * A page of the accounts' entries, newest first by seq. Merchant-account entries are written
- * without a row lock, so their stored balance_after is NULL: it is the running sum over the
- * account in seq order, computed here over the whole account (filters come after it).
- * `accounts` are exact names (`merchant:<id>:<CUR>`): a LIKE prefix would read `_` in the
- * merchant id as a wildcard, and a text range depends on the database's collation.
+ * A page of the merchant's fund accounts' entries, newest first by seq, each with its account's
+ * balance after it. Merchant-account entries are written without a row lock, so their stored
+ * balance_after is NULL; the balance is worked back from the account's total, as the CSV
+ * statement does, so a page reads its own entries and those newer than them, never the account's
+ * whole history. Filters choose the lines; balance_after stays the account's balance.
+ * Two statements: the page (listedEntries), then the balances (balancesAbove). On PostgreSQL the
+ * caller runs them in one snapshot; PGlite runs transactions one after another, so no entry can
+ * commit between them with a seq below one already read.
  */
-export async function listBalanceEntries(db: Db, accounts: string[], filters: BalanceFilters, page: PageRequest) {
+export async function listBalanceEntries(db: Db, merchantId: string, accounts: string[], filters: BalanceFilters, page: PageRequest) {
   if (accounts.length === 0) return { rows: [] as BalanceEntryRow[], hasMore: false };
-  const running = db
-    .selectFrom('ledger_entries')
-    .select(['id', 'amount', 'currency', 'source_type', 'source_id', 'created_at', 'seq'])
-    .select(sql<string>`sum(amount) OVER (PARTITION BY account ORDER BY seq)::text`.as('balance_after'))
-    .where('account', 'in', accounts);
-  const query = db
-    .selectFrom(running.as('e'))
-    .select(['id', 'amount', 'currency', 'balance_after', 'source_type', 'source_id', 'created_at'])
-    .where(filterSql(filters));
-  const page_ = await fetchPage(query, { column: 'seq', keyOf: (cursor, side) => entryPosition(accounts, cursor, side) }, page);
-  return { rows: page_.rows as BalanceEntryRow[], hasMore: page_.hasMore };
+  const listed = await listedEntries(db, accounts, filters, page);
+  const shown = listed.slice(0, page.limit);
+  const lowest = shown.reduce<bigint | null>((min, row) => (min === null || BigInt(row.seq) < min ? BigInt(row.seq) : min), null);
+  const above = lowest === null ? new Map<string, bigint>() : await balancesAbove(db, merchantId, accounts, lowest);
+  const rows: BalanceEntryRow[] = shown.map(({ seq, account, ...row }) => ({
+    ...row,
+    balance_after: (present(above.get(`${account} ${seq}`), `balance at ${account} ${seq}`) + BigInt(row.amount)).toString(),
+  }));
+  if (page.endingBefore !== null) rows.reverse();
+  return { rows, hasMore: listed.length > page.limit };
+}
+
+/**
+ * The page's entries (one more than the limit, to tell has_more) in the page's order. Each account
+ * is read on its own (account, seq) index range, so no page sorts the history of several
+ * currencies. `accounts` are exact names (`merchant:<id>:<CUR>`): a LIKE prefix would read `_` in
+ * the merchant id as a wildcard, and a text range depends on the database's collation.
+ */
+async function listedEntries(db: Db, accounts: string[], filters: BalanceFilters, page: PageRequest) {
+  const dir = sql.raw(page.endingBefore === null ? 'DESC' : 'ASC');
+  const bound =
+    page.endingBefore !== null
+      ? sql`seq > ${entryPosition(accounts, page.endingBefore, 'ending_before')}`
+      : page.startingAfter !== null
+        ? sql`seq < ${entryPosition(accounts, page.startingAfter, 'starting_after')}`
+        : sql`TRUE`;
+  const where = filterSql(filters);
+  const take = page.limit + 1;
+  const perAccount = accounts.map(
+    (account) => sql`(SELECT id, account, amount, currency, source_type, source_id, created_at, seq::text AS seq FROM ledger_entries
+      WHERE account = ${account} AND ${bound} AND ${where} ORDER BY ledger_entries.seq ${dir} LIMIT ${take})`,
+  );
+  const result = await sql<Omit<BalanceEntryRow, 'balance_after'> & { account: string; seq: string }>`
+    SELECT * FROM (${sql.join(perAccount, sql` UNION ALL `)}) u ORDER BY seq::bigint ${dir} LIMIT ${take}
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * Each account's balance before each of its entries from `lowest` up (keyed "account seq"): the
+ * merchant's funds row (merchant_balances: credited − debited, written in the same transactions
+ * as the entries, so one statement sees both agree; verifyLedger checks it) less the entry's own
+ * and every newer amount. `lowest` is a value, not a subquery, so the planner estimates the range
+ * from it and reads the (account, seq) index backwards from the top.
+ */
+async function balancesAbove(db: Db, merchantId: string, accounts: string[], lowest: bigint): Promise<Map<string, bigint>> {
+  const perAccount = accounts.map(
+    (account) =>
+      sql`(SELECT account, currency, seq, amount FROM ledger_entries WHERE account = ${account} AND seq >= ${lowest} ORDER BY seq DESC)`,
+  );
+  const result = await sql<{ key: string; before: string }>`
+    WITH totals AS (
+      SELECT currency, sum(credited) - sum(debited) AS total FROM merchant_balances WHERE merchant_id = ${merchantId} GROUP BY currency
+    )
+    SELECT s.account || ' ' || s.seq::text AS key,
+      (coalesce(t.total, 0) - sum(s.amount) OVER (PARTITION BY s.account ORDER BY s.seq DESC))::text AS before
+    FROM (${sql.join(perAccount, sql` UNION ALL `)}) s LEFT JOIN totals t ON t.currency = s.currency
+  `.execute(db);
+  return new Map(result.rows.map((r) => [r.key, BigInt(r.before)]));
 }
 
 /**
