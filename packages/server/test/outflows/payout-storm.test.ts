@@ -11,8 +11,13 @@ import { listeningClient, reportFigures } from '../concurrency/support.ts';
 import { buildTestApp, createTestMerchant } from '../helpers/app.ts';
 import { testDatabaseUrl } from '../helpers/database.ts';
 import { assertLedgerHealthy } from '../helpers/factories.ts';
+import { usePrivatePostgres } from '../webhooks/support.ts';
 
 const database = testDatabaseUrl() ? 'postgres' : 'pglite';
+
+// A database of its own on PostgreSQL, as the refund storm has: another file's outflow worker
+// must not settle this file's pending payouts (CI once saw all 10 settled before the count).
+usePrivatePostgres();
 
 test('payout storm: 50 concurrent 1.00 payouts (wallet and mobile money) against funds of 10.00', async (t) => {
   const app = await buildTestApp(t);
