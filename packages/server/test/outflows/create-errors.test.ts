@@ -4,7 +4,7 @@
 // payout names. Every refused request stores nothing, moves no money (funds, amount_refunded)
 // and leaves its reference free.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
 import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import {
@@ -30,6 +30,7 @@ import {
   post,
   uniqueRef,
 } from '../helpers/factories.ts';
+import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
 
 /** KES capped at 1000 (the amount rows); no worker: pending objects stay pending. */
 const STRICT_ENV = { PURSE_ALLOW_PRIVATE_WEBHOOK_URLS: 'false', PURSE_MAX_AMOUNTS: 'KES=1000', PURSE_WORKER: 'false' };
@@ -45,7 +46,12 @@ async function payment(merchant: TestMerchant, body: Record<string, unknown>): P
   return res.json().id;
 }
 
+// A database of its own on PostgreSQL: another file's outflow worker on the run's shared
+// database must not settle the pending objects this file reads.
+const ready = usePrivatePostgres();
+
 before(async () => {
+  await ready();
   app = await buildTestApp(null, { env: STRICT_ENV });
   m = await createTestMerchant(app, 'Outflows merchant');
   other = await createTestMerchant(app, 'Other merchant');
@@ -58,7 +64,7 @@ before(async () => {
   fx.foreignWallet = await fundedWallet(app, other, '5.00');
 });
 
-after(async () => {
+atFileEnd(async () => {
   await assertLedgerHealthy(app);
   await app.close();
   await app.deps.close();

@@ -1,7 +1,7 @@
 // Reads and lists (docs/api.md §3, §4, §5, §6, §9): unknown,
 // foreign and malformed ids, list parameters, cursors, filters, unknown routes and methods.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { newId } from '../../src/shared/ids.ts';
 import { buildTestApp, createTestMerchant, type TestApp, type TestMerchant } from '../helpers/app.ts';
 import { assertApiError, errorWithoutRequestId, expect400 } from '../helpers/bad-input.ts';
@@ -16,6 +16,7 @@ import {
   uniqueRef,
   walletMethod,
 } from '../helpers/factories.ts';
+import { atFileEnd, usePrivatePostgres } from '../webhooks/support.ts';
 
 interface Listed {
   id: string;
@@ -43,7 +44,12 @@ async function created(res: { statusCode: number; body: string; json(): any }): 
   return res.json().id as string;
 }
 
+// A database of its own on PostgreSQL: another file's settlement worker on the run's shared
+// database would settle the mobile-money payment this file needs pending (CI saw it once).
+const ready = usePrivatePostgres();
+
 before(async () => {
+  await ready();
   // No worker: a mobile-money payment stays pending, so the status filter has all three states.
   app = await buildTestApp(null, { env: { PURSE_WORKER: 'false' } });
   m = await createTestMerchant(app, 'Reader');
@@ -81,7 +87,7 @@ before(async () => {
   theirWallet = theirs.wallets[0]!;
 });
 
-after(async () => {
+atFileEnd(async () => {
   await app.close();
   await app.deps.close();
 });
