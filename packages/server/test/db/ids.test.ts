@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { sql } from 'kysely';
 import { TypeID } from 'typeid-js';
 import { isIdOf, typeIdSql } from '../../src/shared/ids.ts';
 import { openTestDb } from '../helpers/database.ts';
-
-const compiler = new Kysely<unknown>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
 
 test('typeIdSql makes UUIDv7 TypeIDs that carry the given time and sort by it', async () => {
   // The run's test database (a copy of the PGlite template, or PostgreSQL): a fresh in-memory
@@ -21,9 +12,8 @@ test('typeIdSql makes UUIDv7 TypeIDs that carry the given time and sort by it', 
   try {
     const at = new Date('2024-11-05T10:20:30.456Z');
     const later = new Date(at.getTime() + 1);
-    const query = sql`SELECT ${typeIdSql('delivery', 't.at')} AS a, ${typeIdSql('delivery', 'u.at')} AS b
-      FROM generate_series(1, 50), (SELECT ${at}::timestamptz AS at) t, (SELECT ${later}::timestamptz AS at) u`.compile(compiler);
-    const { rows } = await db.db.executeQuery<{ a: string; b: string }>(query);
+    const { rows } = await sql<{ a: string; b: string }>`SELECT ${typeIdSql('delivery', 't.at')} AS a, ${typeIdSql('delivery', 'u.at')} AS b
+      FROM generate_series(1, 50), (SELECT ${at}::timestamptz AS at) t, (SELECT ${later}::timestamptz AS at) u`.execute(db.db);
     const ids = rows.flatMap((r) => [r.a, r.b]);
     assert.equal(new Set(ids).size, 100);
     for (const row of rows) {
